@@ -1,0 +1,92 @@
+import cors from 'cors';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { newId } from './ids.ts';
+import type { Handler, Services } from './http/context.ts';
+import { ApiError, toErrorResponse } from './http/errors.ts';
+import { apiPipeline } from './http/pipeline.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { loadSpec } from './openapi.ts';
+import { handlers as defaultHandlers } from './routes/index.ts';
+
+export interface AppOptions {
+  handlers?: Record<string, Handler>;
+}
+
+/** Headers a browser may read from our responses (CORS). */
+const EXPOSED_HEADERS = [
+  'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After',
+  'Idempotent-Replayed', 'Content-Disposition',
+];
+
+/** Builds the Express app: request id, logging, CORS, the OpenAPI document, the /v1 pipeline, errors. */
+export function buildApp(services: Services, opts: AppOptions = {}): express.Express {
+  const spec = loadSpec();
+  const limiter = new RateLimiter(services.clock);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('etag', false);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = newId('request');
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const path = req.path.startsWith('/v1/files/') ? '/v1/files/{token}' : req.path; // signed tokens are credentials
+      services.logger.info(
+        {
+          request_id: requestId,
+          method: req.method,
+          path,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          key_id: res.locals.keyId,
+        },
+        'request',
+      );
+    });
+    next();
+  });
+
+  app.get('/openapi.json', (_req, res) => {
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.end(spec.raw);
+  });
+
+  app.use(
+    '/v1',
+    cors({
+      origin: '*',
+      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match'],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    }),
+  );
+  app.use('/v1', apiPipeline(spec, opts.handlers ?? defaultHandlers, services, limiter));
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new ApiError(404, 'route_not_found', `No existe la ruta ${req.method} ${req.path}. Consulta /openapi.json.`));
+  });
+
+  // The one place where errors become the envelope on the wire.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const requestId = res.locals.requestId as string;
+    const { status, headers, body } = toErrorResponse(err, requestId);
+    if (status >= 500) services.logger.error({ request_id: requestId, err }, 'unhandled error');
+    req.resume();
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(status);
+    for (const [k, v] of Object.entries({ ...((res.locals.rateHeaders as Record<string, string>) ?? {}), ...headers })) res.setHeader(k, v);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify(body));
+  });
+
+  return app;
+}

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.ts';
+import { PGliteDialect, type PGliteDriver } from './pglite-dialect.ts';
+import type { DB } from './schema.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  readonly db: Kysely<DB>;
+  /** PostgreSQL schema the database works in, when not the default. */
+  readonly schema: string | undefined;
+  /** The PGlite driver (for clients that must share its lock), when embedded. */
+  readonly pglite: PGliteDriver | undefined;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL connection string; when absent the embedded PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite: directory for the data files; omitted means in memory (tests). */
+  dataDir?: string | undefined;
+  /** PostgreSQL: schema to work in (created if missing); tests use one per app. */
+  schema?: string | undefined;
+  /** Max pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+const INT8_OID = 20;
+
+export class DataDirLockedError extends Error {
+  readonly pid: number;
+  readonly dataDir: string;
+  constructor(pid: number, dataDir: string) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${pid} (a running Cotejo server?). ` +
+        'Stop it first, or use PostgreSQL through DATABASE_URL, which many processes can share.',
+    );
+    this.name = 'DataDirLockedError';
+    this.pid = pid;
+    this.dataDir = dataDir;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** PGlite allows one process per data directory: a pid lock file makes a second opener fail clearly. */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'cotejo.pid');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => {
+        try {
+          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(fs.readFileSync(lockPath, 'utf8'));
+      if (Number.isInteger(pid) && pid !== process.pid && processAlive(pid)) throw new DataDirLockedError(pid, dataDir);
+      fs.unlinkSync(lockPath); // stale lock from a process that died
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
+export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
+  if (opts.databaseUrl) {
+    if (opts.schema) {
+      const admin = new pg.Client({ connectionString: opts.databaseUrl });
+      await admin.connect();
+      try {
+        await admin.query(`create schema if not exists "${opts.schema.replace(/"/g, '""')}"`);
+      } finally {
+        await admin.end();
+      }
+    }
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      ...(opts.schema ? { options: `-c search_path="${opts.schema}"` } : {}),
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      },
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { kind: 'postgres', db, schema: opts.schema, pglite: undefined, close: () => db.destroy() };
+  }
+
+  let unlock: (() => void) | undefined;
+  let pglite: PGlite;
+  if (opts.dataDir) {
+    unlock = lockDataDir(opts.dataDir);
+    try {
+      pglite = await PGlite.create(path.join(opts.dataDir, 'pgdata'));
+    } catch (err) {
+      unlock();
+      throw err;
+    }
+  } else {
+    pglite = await PGlite.create();
+  }
+  const dialect = new PGliteDialect(pglite);
+  const db = new Kysely<DB>({ dialect });
+  return {
+    kind: 'pglite',
+    db,
+    schema: undefined,
+    pglite: dialect.driver,
+    close: async () => {
+      await db.destroy();
+      unlock?.();
+    },
+  };
+}
+
+/** Brings the schema to the latest migration; safe to run from several processes at once. */
+export async function migrateToLatest(db: Kysely<DB>, schema?: string): Promise<void> {
+  // Kysely looks for its migration tables in every schema unless told which one.
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema ?? 'public' });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error });
+  }
+}
+
+/** Drops a PostgreSQL schema (tests). */
+export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop schema if exists "${schema.replace(/"/g, '""')}" cascade`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export { sql };

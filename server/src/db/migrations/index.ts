@@ -1,0 +1,13 @@
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import * as m0001 from './0001_spine.ts';
+
+/** Every migration, in order. Names are stable: never rename one that has shipped. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_spine': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return MIGRATIONS;
+  },
+};

@@ -1,0 +1,86 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** jsonb: written as a JSON string, read back parsed. */
+type Json<T> = ColumnType<T, string, string>;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  email: string | null;
+  email_verified: Generated<boolean>;
+  rate_limit_per_second: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  kind: 'secret' | 'publishable';
+  livemode: boolean;
+  /** First characters of the key, for display (`ck_test_ab12…`); never enough to use it. */
+  display_prefix: string;
+  /** SHA-256 (hex) of the whole key: the key itself is never stored. */
+  key_hash: string;
+  name: string | null;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  livemode: boolean;
+  idempotency_key: string;
+  operation_id: string;
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_headers: Json<Record<string, string>> | null;
+  response_body: string | null;
+  locked_until: Timestamp;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface CreditLedgerTable {
+  id: string;
+  account_id: string;
+  /** Milli-credits: classify's 0.2 credits is 200. Positive adds, negative spends. */
+  amount_milli: number;
+  reason: string;
+  reference: string | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  url: string;
+  description: string | null;
+  events: Json<string[]>;
+  status: 'active' | 'disabled';
+  secret: string;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface DB {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  credit_ledger: CreditLedgerTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  server_settings: ServerSettingsTable;
+}
+
+export type AccountRow = Selectable<AccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewApiKey = Insertable<ApiKeysTable>;
+export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { AccountRow, DB } from '../db/schema.ts';
+import type { ParsedBody } from './body.ts';
+
+/** What handlers and domain code get: no Express in sight. */
+export interface Services {
+  database: Database;
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+}
+
+export interface Auth {
+  account: AccountRow;
+  keyId: string;
+  kind: 'secret' | 'publishable';
+  livemode: boolean;
+}
+
+export interface RequestContext {
+  requestId: string;
+  operationId: string;
+  /** Null only on the public operations (no security). */
+  auth: Auth | null;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  body: ParsedBody;
+  services: Services;
+}
+
+export interface HandlerResult {
+  status: number;
+  /** JSON body (serialised by the pipeline). */
+  body?: unknown;
+  /** Binary body; `headers` must then carry Content-Type. */
+  raw?: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<HandlerResult>;
+
+/** The context a handler is sure to get on an authenticated operation. */
+export function requireAuth(ctx: RequestContext): Auth {
+  if (!ctx.auth) throw new Error(`operation ${ctx.operationId} reached its handler without authentication`);
+  return ctx.auth;
+}

@@ -1,0 +1,83 @@
+import type { components } from '../../../generated/api.d.ts';
+
+export type ErrorCode = components['schemas']['ErrorCode'];
+export type ErrorType = components['schemas']['ErrorType'];
+export type ErrorEnvelope = components['schemas']['ErrorResponse'];
+
+/** HTTP status to error `type`, as in the specification's "Types and statuses" table. */
+const TYPE_BY_STATUS: Record<number, ErrorType> = {
+  400: 'invalid_request',
+  401: 'authentication',
+  402: 'insufficient_credits',
+  403: 'permission',
+  404: 'not_found',
+  409: 'invalid_request',
+  413: 'invalid_request',
+  415: 'invalid_request',
+  422: 'invalid_request',
+  501: 'invalid_request',
+  429: 'rate_limited',
+  500: 'api_error',
+  503: 'api_error',
+};
+
+export function errorTypeFor(status: number): ErrorType {
+  return TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request');
+}
+
+/**
+ * The one error type of the service. Thrown anywhere (domain, http, routes); turned into the
+ * envelope in exactly one place (`toErrorResponse`). `message` is in Spanish, as the spec says.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string>;
+  constructor(status: number, code: ErrorCode, message: string, param?: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.param = param;
+    this.headers = headers;
+  }
+}
+
+export interface ErrorResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: ErrorEnvelope;
+}
+
+/** The single place where any thrown value becomes the error envelope. Unknown errors never leak. */
+export function toErrorResponse(err: unknown, requestId: string): ErrorResponse {
+  if (err instanceof ApiError) {
+    const error: ErrorEnvelope['error'] = {
+      type: errorTypeFor(err.status),
+      code: err.code,
+      message: err.message,
+      request_id: requestId,
+    };
+    if (err.param !== undefined) error.param = err.param;
+    return { status: err.status, headers: err.headers, body: { error } };
+  }
+  return {
+    status: 500,
+    headers: {},
+    body: {
+      error: {
+        type: 'api_error',
+        code: 'internal_error',
+        message: 'Error interno inesperado. Vuelve a intentarlo; si persiste, contacta con soporte indicando el request_id.',
+        request_id: requestId,
+      },
+    },
+  };
+}
+
+export const notImplemented = (what: string): ApiError =>
+  new ApiError(501, 'not_implemented', `Esta funcionalidad aún no está disponible: ${what}.`);
+
+export const resourceMissing = (id: string, param = 'id'): ApiError =>
+  new ApiError(404, 'resource_missing', `No existe el recurso '${id}'.`, param);

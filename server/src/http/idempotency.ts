@@ -1,0 +1,110 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type IdempotencyScope } from '../db/idempotency.ts';
+import type { DB } from '../db/schema.ts';
+import type { ParsedBody } from './body.ts';
+import { ApiError } from './errors.ts';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How long a claim protects a running request; past it a crashed owner's key can be taken over. */
+export const IDEMPOTENCY_LOCK_MS = 2 * 60 * 1000;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** Validates the header; undefined when absent. */
+export function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new ApiError(400, 'invalid_idempotency_key', `La cabecera Idempotency-Key admite como máximo ${MAX_IDEMPOTENCY_KEY_LENGTH} caracteres.`, 'Idempotency-Key');
+  }
+  if (key.trim() === '') {
+    throw new ApiError(400, 'invalid_idempotency_key', 'La cabecera Idempotency-Key no puede estar vacía.', 'Idempotency-Key');
+  }
+  return key;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+/**
+ * What makes two requests "the same": the operation, its path and query, and the body's meaning
+ * (JSON with keys in any order; multipart by field values and file contents, never by boundary,
+ * so a client that rebuilds its form on retry still replays).
+ */
+export function requestFingerprint(operationId: string, path: string, query: Record<string, unknown>, body: ParsedBody): string {
+  const h = crypto.createHash('sha256');
+  h.update(`${operationId}\n${path}\n${JSON.stringify(canonical(query))}\n`);
+  if (body.kind === 'json') h.update(`json\n${JSON.stringify(canonical(body.value))}`);
+  else if (body.kind === 'multipart') {
+    h.update('multipart\n');
+    for (const f of body.fields) h.update(`f:${f.name}=${JSON.stringify(f.value)}\n`);
+    for (const f of body.files) {
+      h.update(`file:${f.field}:${JSON.stringify(f.filename)}:${crypto.createHash('sha256').update(f.data).digest('hex')}\n`);
+    }
+  }
+  return h.digest('hex');
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type IdempotencyOutcome =
+  | { kind: 'proceed'; finish: (response: StoredResponse | null) => Promise<void> }
+  | { kind: 'replay'; response: StoredResponse };
+
+/**
+ * Claims `key` for this request or explains why not: 422 `idempotency_key_reused` when the key
+ * was used for another request, 409 `idempotency_in_progress` while the first one runs, or the
+ * stored response to replay. `finish(response)` stores the outcome; `finish(null)` forgets the
+ * claim (5xx and unexpected failures), so a retry runs again.
+ */
+export async function beginIdempotent(
+  db: Kysely<DB>,
+  clock: Clock,
+  scope: IdempotencyScope,
+  operationId: string,
+  fingerprint: string,
+): Promise<IdempotencyOutcome> {
+  const now = clock.now();
+  const claim = await claimIdempotencyKey(
+    db,
+    scope,
+    { operation_id: operationId, request_hash: fingerprint },
+    now,
+    new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
+    new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS),
+  );
+  if (claim.claimed) {
+    return {
+      kind: 'proceed',
+      finish: async (response) => {
+        if (response) await completeIdempotencyKey(db, scope, response, clock.now());
+        else await releaseIdempotencyKey(db, scope);
+      },
+    };
+  }
+  const row = claim.existing;
+  if (row.request_hash !== fingerprint || row.operation_id !== operationId) {
+    throw new ApiError(422, 'idempotency_key_reused', 'Esta Idempotency-Key ya se usó con una petición distinta. Usa una clave nueva para cada petición.', 'Idempotency-Key');
+  }
+  if (row.state === 'in_progress') {
+    throw new ApiError(409, 'idempotency_in_progress', 'La petición original con esta Idempotency-Key aún se está procesando. Reinténtalo en unos segundos.', 'Idempotency-Key', { 'Retry-After': '1' });
+  }
+  return {
+    kind: 'replay',
+    response: { status: row.response_status ?? 200, headers: row.response_headers ?? {}, body: row.response_body ?? '' },
+  };
+}

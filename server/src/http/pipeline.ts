@@ -1,0 +1,175 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { ErrorObject } from 'ajv';
+import type { Operation } from 'openapi-backend';
+import type { LoadedSpec } from '../openapi.ts';
+import { authenticate } from './auth.ts';
+import { hasBody, mediaTypeOf, readJsonBody, readMultipartBody, type ParsedBody } from './body.ts';
+import type { Handler, RequestContext, Services } from './context.ts';
+import { ApiError, toErrorResponse } from './errors.ts';
+import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { validationError } from './validation.ts';
+
+/** Requests without an API key (the public routes) are limited per client address. */
+export const PUBLIC_RATE_LIMIT_PER_SECOND = 50;
+
+interface OperationInfo {
+  operation: Operation;
+  isPublic: boolean;
+  idempotent: boolean;
+  bodyTypes: string[];
+}
+
+function describeOperation(op: Operation, globalSecurity: unknown[] | undefined): OperationInfo {
+  const security = (op.security ?? globalSecurity ?? []) as Array<Record<string, unknown>>;
+  const isPublic = security.length === 0 || security.some((s) => Object.keys(s).length === 0);
+  const params = (op.parameters ?? []) as Array<{ in?: string; name?: string }>;
+  const idempotent = params.some((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
+  const content = (op.requestBody as { content?: Record<string, unknown> } | undefined)?.content ?? {};
+  return { operation: op, isPublic, idempotent, bodyTypes: Object.keys(content) };
+}
+
+function send(res: Response, status: number, headers: Record<string, string>, body: string | Uint8Array, contentType?: string): void {
+  res.status(status);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  if (contentType && !res.getHeader('Content-Type')) res.setHeader('Content-Type', contentType);
+  res.end(body);
+}
+
+/**
+ * Every /v1 request flows here: route -> auth -> rate limit -> body -> validation -> idempotency
+ * -> handler -> response. openapi-backend matches the route and validates parameters and JSON
+ * bodies against generated/openapi.json; multipart bodies are read here and checked by their handlers.
+ */
+export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>, services: Services, limiter: RateLimiter) {
+  const globalSecurity = (spec.document as { security?: unknown[] }).security;
+  const infos = new Map<string, OperationInfo>();
+  for (const op of spec.api.getOperations()) infos.set(op.operationId as string, describeOperation(op, globalSecurity));
+
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const requestId = res.locals.requestId as string;
+    const rateHeaders: Record<string, string> = {};
+    try {
+      const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
+      const probe = { method: req.method, path: req.path === '/' ? req.baseUrl : `${req.baseUrl}${req.path}`, headers: req.headers as Record<string, string>, query: queryString };
+      const operation = spec.api.router.matchOperation(probe);
+      if (!operation) {
+        throw new ApiError(404, 'route_not_found', `No existe la ruta ${req.method} ${probe.path}. Consulta /openapi.json.`);
+      }
+      const info = infos.get(operation.operationId as string)!;
+
+      // Authentication, then the per-key rate limit. Requests without a valid key (public routes,
+      // and failed authentication, which also slows down key guessing) are limited per address.
+      const byAddress = () => limiter.hit(`ip:${req.ip ?? 'unknown'}`, PUBLIC_RATE_LIMIT_PER_SECOND);
+      let auth = null;
+      if (!info.isPublic) {
+        try {
+          auth = await authenticate(services.db, req.headers.authorization);
+        } catch (err) {
+          const d = byAddress();
+          Object.assign(rateHeaders, d.headers);
+          if (!d.allowed) {
+            throw new ApiError(429, 'rate_limited', 'Demasiadas peticiones sin una clave válida. Espera y reinténtalo (cabecera Retry-After).', undefined, { 'Retry-After': d.headers['Retry-After'] });
+          }
+          throw err;
+        }
+      }
+      res.locals.keyId = auth?.keyId;
+      const decision = auth ? limiter.hit(`key:${auth.keyId}`, auth.account.rate_limit_per_second) : byAddress();
+      Object.assign(rateHeaders, decision.headers);
+      if (!decision.allowed) {
+        throw new ApiError(429, 'rate_limited', 'Has superado el límite de peticiones por segundo. Espera y reinténtalo (cabecera Retry-After).', undefined, { 'Retry-After': decision.headers['Retry-After'] });
+      }
+
+      // Body: only on operations that take one, only in the content types they declare.
+      let body: ParsedBody = { kind: 'none' };
+      if (info.bodyTypes.length > 0) {
+        const media = mediaTypeOf(req.headers['content-type']);
+        if (!hasBody(req) && media === '') {
+          body = info.bodyTypes.includes('application/json') ? { kind: 'json', value: {} } : { kind: 'none' };
+        } else if (!info.bodyTypes.includes(media)) {
+          req.resume();
+          throw new ApiError(415, 'unsupported_content_type', `Content-Type no admitido${media ? ` (${media})` : ''}: usa ${info.bodyTypes.join(' o ')}.`, 'Content-Type');
+        } else if (media === 'application/json') {
+          body = await readJsonBody(req);
+        } else if (media === 'multipart/form-data') {
+          body = await readMultipartBody(req);
+        }
+      } else {
+        req.resume();
+      }
+
+      const idempotencyKey = info.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
+
+      // Schema validation of path, query, headers and JSON bodies.
+      const validation = spec.api.validateRequest(
+        { method: req.method, path: probe.path, headers: req.headers as Record<string, string>, query: queryString, body: body.kind === 'json' ? body.value : undefined },
+        operation,
+      );
+      const errors = (validation.errors ?? []).filter((e: ErrorObject) => {
+        if (body.kind === 'json') return true;
+        // Multipart bodies are read and checked by their own handlers.
+        return !e.instancePath.startsWith('/requestBody') && !(e.keyword === 'required' && (e.params as { missingProperty?: string }).missingProperty === 'requestBody');
+      });
+      if (errors.length > 0) throw validationError(errors);
+
+      const parsed = spec.api.router.parseRequest(probe, operation);
+      const ctx: RequestContext = {
+        requestId,
+        operationId: operation.operationId as string,
+        auth,
+        params: parsed.params as Record<string, string>,
+        query: (validation.coerced?.query as Record<string, unknown> | undefined) ?? (parsed.query as Record<string, unknown>),
+        headers: req.headers,
+        body,
+        services,
+      };
+      const handler = handlers[ctx.operationId];
+
+      if (idempotencyKey !== undefined && auth) {
+        const outcome = await beginIdempotent(
+          services.db,
+          services.clock,
+          { account_id: auth.account.id, livemode: auth.livemode, idempotency_key: idempotencyKey },
+          ctx.operationId,
+          requestFingerprint(ctx.operationId, probe.path, ctx.query, body),
+        );
+        if (outcome.kind === 'replay') {
+          const stored = outcome.response;
+          let replayBody = stored.body;
+          if (stored.status >= 400) {
+            // The envelope's request_id always names the request that got the response.
+            const parsedBody = JSON.parse(stored.body) as { error: { request_id: string } };
+            parsedBody.error.request_id = requestId;
+            replayBody = JSON.stringify(parsedBody);
+          }
+          send(res, stored.status, { ...rateHeaders, ...stored.headers, 'Idempotent-Replayed': 'true' }, replayBody, 'application/json; charset=utf-8');
+          return;
+        }
+        let stored: StoredResponse | null = null;
+        try {
+          const result = await handler(ctx);
+          const json = JSON.stringify(result.body ?? {});
+          stored = { status: result.status, headers: result.headers ?? {}, body: json };
+        } catch (err) {
+          const { status, headers, body: envelope } = toErrorResponse(err, requestId);
+          if (status < 500) stored = { status, headers, body: JSON.stringify(envelope) };
+          if (status >= 500) {
+            await outcome.finish(null);
+            throw err;
+          }
+        }
+        await outcome.finish(stored);
+        send(res, stored!.status, { ...rateHeaders, ...stored!.headers }, stored!.body, 'application/json; charset=utf-8');
+        return;
+      }
+
+      const result = await handler(ctx);
+      if (result.raw) send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, result.raw);
+      else send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, JSON.stringify(result.body ?? {}), 'application/json; charset=utf-8');
+    } catch (err) {
+      res.locals.rateHeaders = rateHeaders;
+      next(err);
+    }
+  };
+}

@@ -1,0 +1,65 @@
+import type { operations } from '../../../generated/api.d.ts';
+import type { Handler } from '../http/context.ts';
+import { notImplemented } from '../http/errors.ts';
+import * as webhookEndpoints from './webhook-endpoints.ts';
+
+export type OperationId = keyof operations;
+
+const pendingHandlers = new WeakSet<Handler>();
+
+/** Operations not built yet answer 501 `not_implemented` in the envelope; the list shrinks to zero. */
+const pending = (what: string): Handler => {
+  const handler: Handler = async () => {
+    throw notImplemented(what);
+  };
+  pendingHandlers.add(handler);
+  return handler;
+};
+
+export const isPending = (handler: Handler): boolean => pendingHandlers.has(handler);
+
+/** Every operationId of generated/openapi.json, and the handler that serves it. */
+export const handlers: Record<OperationId, Handler> = {
+  // Analyses and classifications (issue #4)
+  createAnalysis: pending('POST /v1/analyze'),
+  createClassification: pending('POST /v1/classify'),
+  getClassification: pending('GET /v1/classifications/{id}'),
+  listAnalyses: pending('GET /v1/analyses'),
+  getAnalysis: pending('GET /v1/analyses/{id}'),
+  deleteAnalysis: pending('DELETE /v1/analyses/{id}'),
+  exportAnalysis: pending('GET /v1/analyses/{id}/export'),
+  getAnalysisFile: pending('GET /v1/analyses/{id}/file'),
+  downloadFile: pending('GET /v1/files/{token}'),
+  // Human review
+  reviewAnalysis: pending('POST /v1/analyses/{id}/review'),
+  listReviews: pending('GET /v1/reviews'),
+  // Batches, credits and usage (issue #6)
+  createBatch: pending('POST /v1/batches'),
+  getBatch: pending('GET /v1/batches/{id}'),
+  getBalance: pending('GET /v1/balance'),
+  getUsage: pending('GET /v1/usage'),
+  // Document type catalogue (issue #3)
+  listDocumentTypes: pending('GET /v1/document-types'),
+  getDocumentType: pending('GET /v1/document-types/{type}'),
+  // Webhook endpoints
+  createWebhookEndpoint: webhookEndpoints.createWebhookEndpoint,
+  listWebhookEndpoints: webhookEndpoints.listWebhookEndpoints,
+  getWebhookEndpoint: webhookEndpoints.getWebhookEndpoint,
+  deleteWebhookEndpoint: webhookEndpoints.deleteWebhookEndpoint,
+  // Verification links
+  createVerificationLink: pending('POST /v1/verification-links'),
+  listVerificationLinks: pending('GET /v1/verification-links'),
+  getVerificationLink: pending('GET /v1/verification-links/{id}'),
+  cancelVerificationLink: pending('DELETE /v1/verification-links/{id}'),
+  // Templates and dossiers
+  createTemplate: pending('POST /v1/templates'),
+  listTemplates: pending('GET /v1/templates'),
+  getTemplate: pending('GET /v1/templates/{id}'),
+  updateTemplate: pending('POST /v1/templates/{id}'),
+  deleteTemplate: pending('DELETE /v1/templates/{id}'),
+  createDossier: pending('POST /v1/dossiers'),
+  listDossiers: pending('GET /v1/dossiers'),
+  getDossier: pending('GET /v1/dossiers/{id}'),
+  addDossierDocument: pending('POST /v1/dossiers/{id}/documents'),
+  deleteDossier: pending('DELETE /v1/dossiers/{id}'),
+};

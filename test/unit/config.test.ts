@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/src/config.ts';
+
+describe('loadConfig', () => {
+  it('has working defaults for a fresh machine', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8080, databaseUrl: undefined, baseUrl: 'http://localhost:8080', allowPrivateUrls: false, logLevel: 'info' });
+    expect(c.dataDir).toBe(path.resolve('.cotejo'));
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      COTEJO_DATA_DIR: '/tmp/cotejo-x',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      COTEJO_BASE_URL: 'https://api.cotejo.example/',
+      COTEJO_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: 'debug',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      dataDir: '/tmp/cotejo-x',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/test',
+      baseUrl: 'https://api.cotejo.example',
+      allowPrivateUrls: true,
+      logLevel: 'debug',
+    });
+  });
+
+  it('reports every problem at once, naming the variable', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', COTEJO_BASE_URL: 'ftp://x', COTEJO_ALLOW_PRIVATE_URLS: 'maybe', LOG_LEVEL: 'loud' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      for (const name of ['PORT', 'DATABASE_URL', 'COTEJO_BASE_URL', 'COTEJO_ALLOW_PRIVATE_URLS', 'LOG_LEVEL']) expect(problems).toContain(name);
+    }
+  });
+});
