@@ -1,0 +1,158 @@
+// Compares Cotejo's PAdES verdicts with poppler's `pdfsig` on the shared corpus and times both.
+// Usage: node bench/pdf-signatures.ts [--runs N] > (writes bench/results/pdf-signatures.md)
+// pdfsig (Debian poppler-utils) is a benchmark reference only; the product does not use it.
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { loadTrustStore, verifyPdfSignatures, type PdfSignatureResult } from '../server/src/validators/pdf-signature/index.ts';
+
+const run = promisify(execFile);
+const DATA = join(import.meta.dirname, '../../shared/testdata/pdf-signatures');
+const OUT = join(import.meta.dirname, 'results/pdf-signatures.md');
+const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
+
+type Integrity = 'intact' | 'invalid' | 'missing';
+interface PdfsigVerdict {
+  integrity: Integrity;
+  partial: boolean; // "Not total document signed" on some signature
+  text: string;
+}
+
+async function pdfsig(file: string): Promise<{ v: PdfsigVerdict; ms: number }> {
+  const t0 = performance.now();
+  let out = '';
+  try {
+    const r = await run('pdfsig', ['-nocert', file], { timeout: 60_000 });
+    out = r.stdout + r.stderr;
+  } catch (e) {
+    const x = e as { stdout?: string; stderr?: string };
+    out = (x.stdout ?? '') + (x.stderr ?? '');
+  }
+  const ms = performance.now() - t0;
+  // one block per signature; pdfsig 22.12 does not verify document time-stamps (type "unknown",
+  // "Signature has not yet been verified."): those blocks are left out of the integrity verdict
+  const blocks = out.split(/Signature #\d+:/).slice(1);
+  const validations: string[] = [];
+  let notSigned = 0;
+  for (const b of blocks) {
+    if (/not signed/.test(b)) notSigned++;
+    const v = /Signature Validation: (.*)/.exec(b)?.[1].trim();
+    if (!v) continue;
+    if (/Signature Type: unknown/.test(b) && /not yet been verified/.test(v)) continue;
+    validations.push(v);
+  }
+  let integrity: Integrity;
+  if (validations.length === 0) integrity = blocks.length > notSigned ? 'intact' : 'missing';
+  else integrity = validations.every((v) => v === 'Signature is Valid.') ? 'intact' : 'invalid';
+  if (blocks.length === 0) integrity = 'missing';
+  const partial = /Not total document signed/.test(out);
+  const skipped = blocks.length - notSigned - validations.length;
+  const text = (validations.length ? `${[...new Set(validations)].join(' / ')}${partial ? ' (not total document signed)' : ''}` : notSigned ? 'signature field not signed' : 'no signatures') + (skipped > 0 ? ` + ${skipped} doc time-stamp(s) not verified by pdfsig` : '');
+  return { v: { integrity, partial, text }, ms };
+}
+
+function ours(r: PdfSignatureResult): Integrity {
+  return r.status === 'missing' ? 'missing' : r.status === 'invalid' ? 'invalid' : 'intact';
+}
+
+const EXPLAIN: Record<string, string> = {
+  'dss/BadEncodedCMS.pdf': 'pdfsig (NSS) cannot decode the CMS (non-DER INTEGER) and shows the field as unsigned; Cotejo reports a present but corrupt signature as invalid (a corrupted signature must not look like "no signature").',
+  'dss/pdf-spoofing-attack.pdf': 'pdfsig follows the current field tree: the real signature field was removed by the attacker and the forged field\'s dictionary is not in the ByteRange it claims, so pdfsig says "not signed". Cotejo verifies the original signature (modified after signing) and flags the forged dictionary as invalid.',
+  'dss/pdf-with-empty-sig.pdf': 'Zero-filled /Contents placeholder: pdfsig tries to verify it ("Unknown Validation Failure"); Cotejo treats an all-zero placeholder as no signature (missing), like the DSS test.',
+  'pyhanko/coverage-anomalies/base.pdf': 'Same as above: all-zero placeholder, pdfsig fails to verify it, Cotejo reports missing.',
+  'node-signpdf/with-placeholder.pdf': 'Placeholder without a real CMS: pdfsig lists it as "not yet verified"; Cotejo reports missing.',
+  'pyhanko/coverage-anomalies/one-byterange.pdf': 'The CMS verifies over the bytes it names, but the ByteRange does not cover the revision (2 entries). pdfsig only checks the digest; Cotejo requires full coverage (pyHanko: NONSTANDARD_COVERAGE, bottom_line False) => invalid.',
+  'pyhanko/coverage-anomalies/signature-gap-too-big.pdf': 'Gap larger than the /Contents string: bytes outside the signature are unsigned. pdfsig only flags "not total document signed"; Cotejo => invalid (pyHanko agrees: bottom_line False).',
+  'pyhanko/coverage-anomalies/tail-uncovered.pdf': 'ByteRange ends before the %%EOF of its revision (uncovered tail). pdfsig: valid but not total; Cotejo => invalid (pyHanko: bottom_line False).',
+  'pyhanko/coverage-anomalies/weird-byterange.pdf': 'ByteRange [0 10 20 30] covers almost nothing. pdfsig: valid but not total; Cotejo => invalid (pyHanko: bottom_line False).',
+  'pyhanko/ed448-shake256-nolen.pdf': 'Ed448 with SHAKE256 (RFC 8419): NSS in poppler 22.12 does not support it ("Unknown Validation Failure"); Cotejo verifies it with node:crypto, as pyHanko does.',
+  'pyhanko/sig-with-ski-sid.pdf': 'SignerInfo identifies the signer by subjectKeyIdentifier: poppler 22.12 fails to find the certificate; Cotejo (and pyHanko) match it by SKI.',
+  'pyhanko/extensions-direct.pdf': 'Second signature is Ed25519 (RFC 8419), unsupported by poppler 22.12 ("Document isn\'t signed or corrupted data"); Cotejo verifies it (pyHanko: valid).',
+  'pyhanko/extensions-indirect.pdf': 'Same Ed25519 second signature as extensions-direct.',
+  'pyhanko/extensions-update-direct.pdf': 'Same Ed25519 second signature as extensions-direct.',
+  'pyhanko/extensions-update-indirect.pdf': 'Same Ed25519 second signature as extensions-direct.',
+  'pyhanko/extensions-indirect-not-all-paths.pdf': 'Same Ed25519 second signature as extensions-direct; additionally Cotejo reports the disallowed change (modified), which pdfsig does not analyse.',
+  'pyhanko/pdf-sig-with-econtent.pdf': 'Detached SubFilter but the CMS encapsulates content: pdfsig ignores the eContent and verifies; Cotejo rejects the structure as pyHanko does => invalid.',
+};
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const median = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return { mean, median, max: s[s.length - 1] };
+};
+
+const manifest: Array<{ file: string; verdict: string }> = JSON.parse(readFileSync(join(DATA, 'manifest.json'), 'utf8'));
+const [a, b, c] = await Promise.all([loadTrustStore(join(DATA, 'roots')), loadTrustStore(join(DATA, 'pyhanko/ca')), loadTrustStore(join(DATA, 'dss'))]);
+const trustStore = { roots: [...a.roots, ...b.roots.filter((x) => x.subject.isEqual(x.issuer)), ...c.roots], source: 'testdata' };
+
+const rows: string[] = [];
+const oursMs: number[] = [];
+const sigMs: number[] = [];
+const disagreements: string[] = [];
+let agree = 0;
+for (const e of manifest) {
+  const pdf = new Uint8Array(readFileSync(join(DATA, e.file)));
+  let r: PdfSignatureResult | null = null;
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    r = await verifyPdfSignatures(pdf, { trustStore });
+    times.push(performance.now() - t0);
+  }
+  const mine = stats(times).median;
+  oursMs.push(mine);
+  const sigTimes: number[] = [];
+  let p: PdfsigVerdict | null = null;
+  for (let i = 0; i < RUNS; i++) {
+    const x = await pdfsig(join(DATA, e.file));
+    p = x.v;
+    sigTimes.push(x.ms);
+  }
+  const theirs = stats(sigTimes).median;
+  sigMs.push(theirs);
+  const ok = ours(r!) === p!.integrity;
+  if (ok) agree++;
+  else disagreements.push(e.file);
+  rows.push(`| ${e.file} | ${r!.status} | ${p!.text} | ${ok ? 'yes' : '**no**'} | ${mine.toFixed(1)} | ${theirs.toFixed(1)} |`);
+}
+
+const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? 'unknown';
+const o = stats(oursMs);
+const s = stats(sigMs);
+const md = `# PDF signatures: Cotejo vs poppler pdfsig
+
+Generated by \`node bench/pdf-signatures.ts\` (${RUNS} runs per file, median per file).
+
+Machine: ${cpus().length} CPUs (nproc), ${cpu}; Node ${process.version}; pdfsig ${'22.12.0 (Debian poppler-utils)'}.
+
+Comparison axis: **integrity** (pdfsig has no notion of permitted vs disallowed incremental updates and
+was run with \`-nocert\`, its NSS store not holding the corpus roots). Cotejo \`valid\`, \`untrusted\` and
+\`modified\` count as "intact" (the signed bytes verify), \`invalid\` as invalid, \`missing\` as missing.
+pdfsig "Signature is Valid." on every signature = intact; any other validation message = invalid;
+"does not contain any signatures" / "not signed" = missing. Cotejo trust store: all roots of the testdata,
+validation at the signing time. Files Cotejo reports \`modified\` count as intact on this axis;
+pdfsig shows them as valid but "not total document signed", since it does not tell permitted
+incremental updates (form filling, annotations, DSS, time-stamps) from disallowed ones. Times: Cotejo is
+measured in-process (first file includes module warm-up); pdfsig includes process start-up.
+
+**Agreement: ${agree}/${manifest.length}.**
+
+| | mean ms | median ms | max ms |
+|---|---|---|---|
+| Cotejo (in-process, per file) | ${o.mean.toFixed(1)} | ${o.median.toFixed(1)} | ${o.max.toFixed(1)} |
+| pdfsig (process spawn included) | ${s.mean.toFixed(1)} | ${s.median.toFixed(1)} | ${s.max.toFixed(1)} |
+
+| file | Cotejo status | pdfsig | agree | Cotejo ms | pdfsig ms |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+
+## Disagreements
+
+${disagreements.map((f) => `- \`${f}\`: ${EXPLAIN[f] ?? 'UNEXPLAINED'}`).join('\n')}
+`;
+writeFileSync(OUT, md);
+console.log(`agreement ${agree}/${manifest.length}; disagreements: ${disagreements.join(', ')}`);
+console.log(`ours mean ${o.mean.toFixed(1)} median ${o.median.toFixed(1)}; pdfsig mean ${s.mean.toFixed(1)} median ${s.median.toFixed(1)}`);
