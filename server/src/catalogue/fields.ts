@@ -1,0 +1,221 @@
+/**
+ * Dictionary of extracted field names. Names are English snake_case and mean the same thing in every type;
+ * the Spanish `description` guides extraction (a type may give a more precise description for its own schema).
+ *
+ * Conventions (see docs/catalogue.md):
+ * - `full_name`, `first_name`, `last_name`, `second_last_name`, `birth_date` always describe the person the document
+ *   is about (holder, employee, tenant, patient, account holder, taxpayer, child of a birth certificate...).
+ * - `document_number` is the number of the document itself (DNI number, passport number, licence number...);
+ *   `id_number` is the holder's personal identification number when it is not the document's own number
+ *   (NIE on a TIE, NIF on a work-life report, CPF on a CNH).
+ * - every date field ends in `_date` and has `format: "date"`; every amount is a number in the document currency.
+ */
+import type { FieldSchema } from './vocabulary.ts';
+
+const s = (description: string): FieldSchema => ({ type: 'string', description });
+const d = (description: string): FieldSchema => ({ type: 'string', format: 'date', description });
+const n = (description: string): FieldSchema => ({ type: 'number', description });
+const i = (description: string): FieldSchema => ({ type: 'integer', description });
+const b = (description: string): FieldSchema => ({ type: 'boolean', description });
+const list = (description: string, item: string): FieldSchema => ({ type: 'array', description, items: s(item) });
+
+export const FIELD_DICTIONARY: Record<string, FieldSchema> = {
+  // Person
+  full_name: s('Nombre completo del titular o de la persona a la que se refiere el documento'),
+  first_name: s('Nombre de pila del titular'),
+  last_name: s('Primer apellido del titular (o apellidos, si el documento no los separa)'),
+  second_last_name: s('Segundo apellido del titular, si figura'),
+  birth_date: d('Fecha de nacimiento del titular'),
+  birth_place: s('Lugar de nacimiento del titular'),
+  sex: { type: 'string', enum: ['M', 'F', 'X'], description: 'Sexo del titular: M (masculino), F (femenino) o X (no especificado)' },
+  nationality: s('Nacionalidad del titular, como código ISO 3166-1 alfa-3 si es posible'),
+  father_name: s('Nombre del padre del titular'),
+  mother_name: s('Nombre de la madre del titular'),
+  address: s('Domicilio completo (calle, número, piso) tal como aparece en el documento'),
+  postal_code: s('Código postal del domicilio'),
+  city: s('Municipio o localidad del domicilio'),
+  region: s('Provincia, estado o región del domicilio'),
+  country: s('País del domicilio o del documento, como código ISO 3166-1 alfa-3 si es posible'),
+  email: s('Dirección de correo electrónico que figura en el documento'),
+  phone: s('Número de teléfono que figura en el documento'),
+  // Document
+  document_number: s('Número del documento'),
+  id_number: s('Número de identificación personal del titular (DNI, NIE, NIF u otro) que figura en el documento'),
+  support_number: s('Número de soporte del documento (IDESP u otro número del soporte físico)'),
+  can_number: s('Número CAN (card access number) de seis dígitos impreso en la tarjeta'),
+  personal_number: s('Número personal u otros datos opcionales de la zona de lectura mecánica'),
+  issue_date: d('Fecha de expedición o emisión del documento'),
+  expiry_date: d('Fecha de caducidad o fin de validez del documento'),
+  issuing_authority: s('Autoridad, organismo o entidad que expide el documento'),
+  issuing_country: s('País emisor del documento, como código ISO 3166-1 alfa-3'),
+  issue_place: s('Lugar de expedición del documento'),
+  mrz: s('Zona de lectura mecánica (MRZ) completa, con las líneas separadas por saltos de línea'),
+  document_title: s('Título o encabezado del documento tal como aparece impreso'),
+  certificate_number: s('Número, referencia o código del certificado'),
+  csv: s('Código Seguro de Verificación (CSV) que permite comprobar el documento en la sede electrónica del emisor'),
+  reference: s('Referencia, número de expediente o localizador del documento'),
+  concept: s('Concepto o descripción del pago'),
+  purpose: s('Finalidad o trámite para el que se expide el documento'),
+  status: s('Situación o resultado que acredita el documento'),
+  remarks: s('Observaciones o anotaciones relevantes que figuran en el documento'),
+  // Permits, residence, driving
+  permit_type: s('Tipo de permiso o autorización (por ejemplo, residencia temporal, larga duración, trabajo)'),
+  license_categories: list('Categorías o clases autorizadas por el permiso', 'Categoría o clase (por ejemplo, B, A2, C1)'),
+  restrictions: s('Restricciones o condiciones anotadas en el permiso'),
+  endorsements: s('Habilitaciones o anotaciones adicionales del permiso'),
+  visa_type: s('Tipo o categoría del visado'),
+  entries: s('Número de entradas autorizadas por el visado'),
+  admission_number: s('Número de admisión del registro de entrada (I-94)'),
+  admission_class: s('Clase de admisión o categoría migratoria'),
+  admit_until_date: d('Fecha hasta la que se autoriza la estancia'),
+  uscis_number: s('Número de USCIS o de registro de extranjero (A-Number)'),
+  category_code: s('Código de categoría migratoria que figura en la tarjeta'),
+  height: s('Estatura del titular tal como figura en el documento'),
+  eye_color: s('Color de ojos del titular tal como figura en el documento'),
+  barcode_data: s('Contenido decodificado del código de barras PDF417 (AAMVA) del reverso'),
+  // Organisations and parties
+  issuer_name: s('Nombre o razón social del emisor'),
+  issuer_tax_id: s('NIF, número de IVA u otro identificador fiscal del emisor'),
+  issuer_address: s('Domicilio del emisor'),
+  customer_name: s('Nombre o razón social del cliente o destinatario'),
+  customer_tax_id: s('NIF, número de IVA u otro identificador fiscal del cliente'),
+  customer_address: s('Domicilio del cliente o destinatario'),
+  employer_name: s('Nombre o razón social de la empresa o empleador'),
+  employer_tax_id: s('Identificador fiscal de la empresa o empleador (NIF, CIF, EIN...)'),
+  company_name: s('Denominación o razón social de la sociedad'),
+  company_tax_id: s('Identificador fiscal o registral de la sociedad'),
+  legal_form: s('Forma jurídica de la sociedad'),
+  registered_address: s('Domicilio social de la sociedad'),
+  incorporation_date: d('Fecha de constitución de la sociedad'),
+  representatives: list('Administradores o representantes legales', 'Nombre y cargo de un administrador o representante'),
+  landlord_name: s('Nombre completo o razón social del arrendador'),
+  property_address: s('Dirección del inmueble'),
+  grantor_name: s('Nombre de quien otorga el poder (poderdante)'),
+  attorney_name: s('Nombre de quien recibe el poder (apoderado)'),
+  notary_name: s('Nombre del notario autorizante'),
+  protocol_number: s('Número de protocolo notarial'),
+  deed_type: s('Tipo de acto o negocio jurídico formalizado (compraventa, préstamo hipotecario, constitución...)'),
+  parties: list('Partes que intervienen en el documento', 'Nombre completo o razón social de una parte'),
+  // Finance
+  iban: s('Código IBAN de la cuenta'),
+  bic: s('Código BIC o SWIFT de la entidad'),
+  account_number: s('Número de cuenta bancaria en formato nacional'),
+  bank_name: s('Nombre de la entidad bancaria'),
+  invoice_number: s('Número de la factura, incluida la serie si la hay'),
+  due_date: d('Fecha de vencimiento del pago'),
+  payment_date: d('Fecha en que se realizó el pago'),
+  payment_method: s('Medio de pago (transferencia, tarjeta, domiciliación, efectivo...)'),
+  tax_base: n('Base imponible total del documento'),
+  tax_rate: n('Tipo impositivo aplicado, en porcentaje'),
+  tax_amount: n('Cuota total de impuestos (IVA u otro impuesto indirecto)'),
+  withholding_amount: n('Importe de la retención practicada'),
+  total_amount: n('Importe total del documento, impuestos incluidos'),
+  amount: n('Importe pagado o transferido'),
+  currency: s('Moneda de los importes, como código ISO 4217 (por ejemplo, EUR)'),
+  line_items: {
+    type: 'array',
+    description: 'Líneas de detalle del documento',
+    items: {
+      type: 'object',
+      description: 'Una línea de detalle',
+      properties: {
+        description: s('Descripción del producto o servicio'),
+        quantity: n('Cantidad de unidades'),
+        unit_price: n('Precio unitario sin impuestos'),
+        amount: n('Importe de la línea sin impuestos'),
+      },
+    },
+  },
+  opening_balance: n('Saldo inicial del periodo'),
+  closing_balance: n('Saldo final del periodo'),
+  period_start_date: d('Fecha de inicio del periodo al que se refiere el documento'),
+  period_end_date: d('Fecha de fin del periodo al que se refiere el documento'),
+  payer_name: s('Nombre de quien realiza el pago (ordenante)'),
+  payee_name: s('Nombre de quien recibe el pago (beneficiario)'),
+  // Employment and social security
+  social_security_number: s('Número de afiliación a la Seguridad Social del titular'),
+  job_title: s('Puesto, categoría profesional o cargo'),
+  contract_type: s('Tipo o modalidad de contrato'),
+  start_date: d('Fecha de inicio o de alta'),
+  end_date: d('Fecha de fin o de baja, si la hay'),
+  gross_pay: n('Salario o importe bruto del periodo'),
+  net_pay: n('Líquido a percibir (importe neto) del periodo'),
+  social_security_contributions: n('Cotizaciones a la Seguridad Social a cargo del trabajador'),
+  total_days_contributed: i('Total de días cotizados'),
+  employment_periods: list('Periodos de alta o de empleo que figuran en el informe', 'Empresa o régimen, fecha de alta y fecha de baja'),
+  benefit_type: s('Tipo de prestación, subsidio o pensión'),
+  monthly_amount: n('Importe mensual de la prestación o pensión'),
+  // Tax
+  tax_id: s('NIF o identificador fiscal del contribuyente'),
+  tax_year: i('Ejercicio fiscal al que se refiere el documento'),
+  tax_period: s('Periodo de liquidación (por ejemplo, 1T, 2T, 3T, 4T, mes o 0A para anual)'),
+  form_code: s('Código del modelo o formulario tributario'),
+  gross_income: n('Rendimientos o ingresos íntegros declarados'),
+  taxable_income: n('Base liquidable o renta sujeta a imposición'),
+  result_amount: n('Resultado de la declaración: importe a ingresar (positivo) o a devolver (negativo)'),
+  filing_date: d('Fecha de presentación de la declaración'),
+  submission_number: s('Número de justificante o de presentación electrónica'),
+  tax_domicile: s('Domicilio fiscal del contribuyente'),
+  economic_activity: s('Actividad económica o epígrafe declarado'),
+  // Education
+  institution_name: s('Centro, universidad u organismo que expide el título o certificado'),
+  qualification: s('Título, estudios o enseñanza que se acredita'),
+  field_of_study: s('Especialidad, rama o mención de los estudios'),
+  grade: s('Calificación o nota media'),
+  completion_date: d('Fecha de finalización de los estudios o de obtención del título'),
+  academic_year: s('Curso académico (por ejemplo, 2024-2025)'),
+  registry_number: s('Número de registro del título o del asiento'),
+  level: s('Nivel acreditado (por ejemplo, B2 del MCER)'),
+  // Health
+  patient_name: s('Nombre completo del paciente'),
+  doctor_name: s('Nombre completo del médico o profesional sanitario'),
+  doctor_license_number: s('Número de colegiado del médico'),
+  health_card_number: s('Número de la tarjeta sanitaria o código de identificación personal sanitario'),
+  insurer_name: s('Entidad aseguradora o servicio de salud'),
+  diagnosis: s('Diagnóstico o motivo que figura en el documento'),
+  medical_findings: s('Resultado o conclusión médica que se certifica'),
+  fit_for_sport: b('Indica si el certificado declara a la persona apta para la práctica deportiva'),
+  disability_degree: i('Grado de discapacidad reconocido, en porcentaje'),
+  vaccine_name: s('Nombre de la vacuna administrada'),
+  vaccination_date: d('Fecha de administración de la vacuna'),
+  leave_start_date: d('Fecha de inicio de la baja'),
+  // Certificates with a yes/no outcome
+  has_records: b('Indica si el certificado refleja antecedentes o inscripciones (true) o no constan (false)'),
+  // Civil status
+  event_date: d('Fecha del hecho inscrito (nacimiento, matrimonio, defunción)'),
+  event_place: s('Lugar del hecho inscrito'),
+  civil_registry: s('Registro Civil u oficina en que consta la inscripción'),
+  registry_entry: s('Datos de la inscripción: tomo, página, sección o número de asiento'),
+  spouse_name: s('Nombre completo del cónyuge o de la pareja'),
+  children: list('Hijos inscritos en el documento', 'Nombre completo y fecha de nacimiento de un hijo'),
+  marriage_date: d('Fecha del matrimonio'),
+  death_date: d('Fecha de defunción'),
+  // Address
+  registration_date: d('Fecha de alta o de inscripción en el registro'),
+  household_members: list('Personas inscritas en el mismo domicilio', 'Nombre completo de una persona inscrita'),
+  supply_address: s('Dirección del punto de suministro'),
+  supply_type: s('Tipo de suministro (electricidad, gas, agua, telecomunicaciones...)'),
+  // Vehicle
+  plate_number: s('Matrícula del vehículo'),
+  vin: s('Número de bastidor (VIN) del vehículo'),
+  make: s('Marca del vehículo'),
+  model: s('Modelo o denominación comercial del vehículo'),
+  vehicle_category: s('Categoría o clase del vehículo (por ejemplo, M1, N1, L3e)'),
+  first_registration_date: d('Fecha de primera matriculación del vehículo'),
+  fuel_type: s('Combustible o fuente de energía'),
+  engine_capacity: i('Cilindrada en centímetros cúbicos'),
+  power_kw: n('Potencia máxima en kW'),
+  seats: i('Número de plazas'),
+  inspection_expiry_date: d('Fecha hasta la que es válida la inspección técnica'),
+  policy_number: s('Número de póliza'),
+  coverage: s('Coberturas o modalidad del seguro'),
+  // Sports
+  sport: s('Deporte o modalidad'),
+  federation_name: s('Federación o entidad deportiva que expide la licencia'),
+  club_name: s('Club o entidad por la que se tramita la licencia'),
+  season: s('Temporada de validez (por ejemplo, 2024-2025)'),
+  license_number: s('Número de licencia'),
+};
+
+/** Names of the date fields in the dictionary (they end in `_date`). */
+export const DATE_FIELDS = Object.keys(FIELD_DICTIONARY).filter((k) => k.endsWith('_date'));
