@@ -2386,6 +2386,8 @@ export interface components {
         MetadataFilterQuery: {
             [key: string]: string;
         };
+        /** @description An `ETag` from an earlier response: when it still matches, the answer is 304 with no body. */
+        IfNoneMatchHeader: string;
     };
     requestBodies: never;
     headers: never;
@@ -4779,7 +4781,10 @@ export interface operations {
                 /** @description Type id. */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4791,11 +4796,25 @@ export interface operations {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
                     "Cache-Control": string;
+                    /** @description Strong entity tag of this response body; send it back in `If-None-Match` to get 304. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentTypeList"];
                 };
+            };
+            /** @description 304: the representation has not changed since the `ETag` the client sent. */
+            304: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    "Cache-Control": string;
+                    /** @description Strong entity tag of this response body; send it back in `If-None-Match` to get 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
             422: {
@@ -4882,7 +4901,10 @@ export interface operations {
             query?: {
                 language?: components["schemas"]["Language"];
             };
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier response: when it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchHeader"];
+            };
             path: {
                 type: string;
             };
@@ -4896,11 +4918,25 @@ export interface operations {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
                     "Cache-Control": string;
+                    /** @description Strong entity tag of this response body; send it back in `If-None-Match` to get 304. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentType"];
                 };
+            };
+            /** @description 304: the representation has not changed since the `ETag` the client sent. */
+            304: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    "Cache-Control": string;
+                    /** @description Strong entity tag of this response body; send it back in `If-None-Match` to get 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {

@@ -12,8 +12,8 @@ const GENERATED = path.resolve(import.meta.dirname, '../../generated/openapi.jso
 const STILL_501 = [
   'addDossierDocument', 'cancelVerificationLink', 'createAnalysis', 'createBatch', 'createClassification', 'createDossier',
   'createTemplate', 'createVerificationLink', 'deleteAnalysis', 'deleteDossier', 'deleteTemplate', 'downloadFile',
-  'exportAnalysis', 'getAnalysis', 'getAnalysisFile', 'getBalance', 'getBatch', 'getClassification', 'getDocumentType',
-  'getDossier', 'getTemplate', 'getUsage', 'getVerificationLink', 'listAnalyses', 'listDocumentTypes', 'listDossiers',
+  'exportAnalysis', 'getAnalysis', 'getAnalysisFile', 'getBalance', 'getBatch', 'getClassification',
+  'getDossier', 'getTemplate', 'getUsage', 'getVerificationLink', 'listAnalyses', 'listDossiers',
   'listReviews', 'listTemplates', 'listVerificationLinks', 'reviewAnalysis', 'updateTemplate',
 ].sort();
 

@@ -1,6 +1,7 @@
 import type { operations } from '../../../generated/api.d.ts';
 import type { Handler } from '../http/context.ts';
 import { notImplemented } from '../http/errors.ts';
+import * as documentTypes from './document-types.ts';
 import * as webhookEndpoints from './webhook-endpoints.ts';
 
 export type OperationId = keyof operations;
@@ -38,9 +39,9 @@ export const handlers: Record<OperationId, Handler> = {
   getBatch: pending('GET /v1/batches/{id}'),
   getBalance: pending('GET /v1/balance'),
   getUsage: pending('GET /v1/usage'),
-  // Document type catalogue (issue #3)
-  listDocumentTypes: pending('GET /v1/document-types'),
-  getDocumentType: pending('GET /v1/document-types/{type}'),
+  // Document type catalogue
+  listDocumentTypes: documentTypes.listDocumentTypes,
+  getDocumentType: documentTypes.getDocumentType,
   // Webhook endpoints
   createWebhookEndpoint: webhookEndpoints.createWebhookEndpoint,
   listWebhookEndpoints: webhookEndpoints.listWebhookEndpoints,
