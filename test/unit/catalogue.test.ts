@@ -1,3 +1,4 @@
+import type { ObjectSchema } from '../../server/src/catalogue/index.ts';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -355,7 +356,7 @@ describe('toDocumentType', () => {
     const e = getEntry('passport')!;
     const dt = toDocumentType(e, 'es');
     dt.fields.push('x');
-    dt.schema.properties.mrz.description = 'x';
+    (dt.schema as unknown as ObjectSchema).properties.mrz.description = 'x';
     dt.labels.es = 'x';
     expect(e.fields).not.toContain('x');
     expect(e.schema.properties.mrz.description).not.toBe('x');

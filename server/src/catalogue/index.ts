@@ -1,3 +1,4 @@
+import type { components } from '../../../generated/api.d.ts';
 /**
  * The document type catalogue: data, lookup and search. Pure: no I/O beyond importing the data modules; the indexes
  * are built once when the module loads.
@@ -54,28 +55,8 @@ export { FIELD_DICTIONARY } from './fields.ts';
 export { ISO_ALPHA3, isAlpha3 } from './countries.ts';
 export { foldText, slugify } from './text.ts';
 
-/** The public DocumentType object (GET /v1/document-types), exactly the fields of the specification's table. */
-export interface DocumentType {
-  object: 'document_type';
-  type: string;
-  label: string;
-  description: string;
-  slug: string;
-  labels: Localized;
-  descriptions: Localized;
-  slugs: Localized;
-  category: Category;
-  countries: string[];
-  fields: string[];
-  schema: ObjectSchema;
-  validators: ValidatorName[];
-  field_validators: FieldValidator[];
-  checks: CheckName[];
-  expiry_check_default: boolean;
-  mrz: MrzFormat | null;
-  signed_pdf: boolean;
-  i9_lists: I9List[] | null;
-}
+/** The public DocumentType object (GET /v1/document-types): the generated API type, never a second copy. */
+export type DocumentType = components['schemas']['DocumentType'];
 
 export interface SearchQuery {
   /** ISO alpha-3, compared in upper case. Universal (`*`) types are included unless `strict`. */

@@ -122,19 +122,19 @@ export type I9List = (typeof I9_LISTS)[number];
 export const EXPIRY_DEFAULT_CATEGORIES: readonly Category[] = ['identity', 'residence', 'driving'];
 
 /** JSON Schema (draft 2020-12) of one extracted field. Descriptions are in Spanish: they guide extraction. */
-export interface FieldSchema {
+export type FieldSchema = {
   type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
   description: string;
   format?: 'date';
   enum?: readonly string[];
   items?: FieldSchema;
   properties?: Record<string, FieldSchema>;
-}
+};
 
-export interface ObjectSchema {
+export type ObjectSchema = {
   type: 'object';
   properties: Record<string, FieldSchema>;
-}
+};
 
 export interface FieldValidator {
   field: string;

@@ -33,7 +33,7 @@ export function listDocumentTypes(query: ListDocumentTypesQuery): { data: Docume
   const rest = after === undefined ? matches : matches.filter((e) => e.type > after);
   const page = rest.slice(0, query.limit);
   return {
-    data: page.map((e) => toDocumentType(e, query.language) as DocumentType),
+    data: page.map((e) => toDocumentType(e, query.language)),
     has_more: rest.length > page.length,
     total: matches.length,
   };
@@ -42,7 +42,7 @@ export function listDocumentTypes(query: ListDocumentTypesQuery): { data: Docume
 export function getDocumentType(type: string, language: Language): DocumentType {
   const entry = getEntry(type);
   if (!entry) throw new ApiError(404, 'resource_missing', `No existe el tipo de documento '${type}'.`, 'type');
-  return toDocumentType(entry, language) as DocumentType;
+  return toDocumentType(entry, language);
 }
 
 export const catalogueSize = (): number => allEntries().length;
