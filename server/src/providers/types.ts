@@ -1,0 +1,57 @@
+import type { components } from '../../../generated/api.d.ts';
+import type { Language } from '../catalogue/index.ts';
+
+export type Warning = components['schemas']['Warning'];
+export type HolderCheck = components['schemas']['HolderCheck'];
+
+/** What a reader gets: the real file and the caller's intent. */
+export interface ReadInput {
+  bytes: Uint8Array;
+  /** The uploaded file name (test mode picks its scenario from it). */
+  filename: string;
+  mime: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+  pages: number;
+  kind: 'analysis' | 'classification';
+  /** Normalised expected type ids, or null without `expect`. */
+  expect: string[] | null;
+  /** true: the type's fields; false: none; object: a JSON Schema whose properties are the fields wanted. */
+  extract: boolean | Record<string, unknown>;
+  language: Language;
+  /** The caller's `checks.holder`, when given (test mode simulates the holder it expects, unless told otherwise). */
+  holder: HolderCheck | null;
+  /** `checks.reference_date` or today (UTC), `YYYY-MM-DD`: what "valid today" means for simulated dates. */
+  referenceDate: string;
+  precise_bboxes: boolean;
+}
+
+export interface ReadField {
+  value: unknown;
+  confidence: number;
+  /** 1-based page and a normalised [x0, y0, x1, y1] box, or null. */
+  source: { page: number; bbox: [number, number, number, number] | null } | null;
+}
+
+export interface Reading {
+  /** The detected document, or null when nothing recognisable was found. */
+  document: { type: string; confidence: number; side: 'front' | 'back' | 'both' | null; country: string | null } | null;
+  /** Best guesses, most likely first (classification candidates); includes `document.type` first when set. */
+  candidates: Array<{ type: string; confidence: number }>;
+  /** Extracted fields by catalogue field name (empty with `extract: false` or for classifications). */
+  fields: Record<string, ReadField>;
+  /** Quality warnings (hints, not proof). */
+  warnings: Warning[];
+  /** What the reader saw on the document's face. */
+  visual: { signed: boolean | null; stamped: boolean | null };
+  /** How the reading was produced (becomes `processing`). */
+  mode: 'vlm' | 'ocr+llm';
+  providers: Array<{ name: string; region: 'eu' | 'us' | 'local'; role: 'ocr' | 'llm' | 'local'; model?: string }>;
+  /** Simulated or measured processing time; beyond the 30 s synchronous wait the request answers 202. */
+  latencyMs: number;
+  /** Set when the document could not be processed: the analysis becomes `failed` (not charged). */
+  failure: { code: string; message: string } | null;
+}
+
+export interface Provider {
+  readonly name: string;
+  read(input: ReadInput): Promise<Reading>;
+}
