@@ -10,8 +10,10 @@ export interface Config {
   baseUrl: string;
   allowPrivateUrls: boolean;
   logLevel: LogLevel;
-  /** Secret used to sign file and export URLs; derived and stored in the database when not given. */
+  /** Secret used to sign file and export URLs; generated and stored in the database when not given. */
   signingSecret: string | undefined;
+  /** Directory of PEM/DER root certificates trusted for PDF signatures. */
+  trustDir: string;
 }
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -88,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingSecret = env.COTEJO_SIGNING_SECRET;
   }
 
+  const trustDir = path.resolve(env.COTEJO_TRUST_DIR && env.COTEJO_TRUST_DIR !== '' ? env.COTEJO_TRUST_DIR : path.join(import.meta.dirname, '../trust'));
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret };
+  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir };
 }

@@ -14,6 +14,9 @@ export const ID_PREFIXES = {
   template: 'tpl',
   api_key: 'key',
   ledger_entry: 'led',
+  // Internal ids, never in the API.
+  job: 'job',
+  event: 'evt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

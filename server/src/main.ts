@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { countAccounts } from './db/accounts.ts';
 import { DataDirLockedError } from './db/database.ts';
 import { createAccount } from './domain/accounts.ts';
+import { startWorker } from './jobs/worker.ts';
 import { createLogger } from './logger.ts';
 import { openServices } from './services.ts';
 
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   }
 
   const app = buildApp(services);
+  const worker = startWorker(services);
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
     server.close(async () => {
+      await worker.stop();
       await services.database.close();
       logger.info('stopped');
       process.exit(0);

@@ -1,10 +1,20 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type Database, type OpenOptions } from './db/database.ts';
+import { getOrCreateSetting } from './db/settings.ts';
 import type { Services } from './http/context.ts';
-import type { Logger } from 'pino';
+import { testModeProvider } from './providers/test-mode/index.ts';
+import { LocalBlobStore } from './storage/blob-store.ts';
+import { UrlSigner } from './storage/signed-urls.ts';
+import { loadTrustStore } from './validators/pdf-signature/index.ts';
 
-/** Opens the database the configuration names (PGlite under the data dir, or PostgreSQL) and migrates it. */
+/**
+ * Opens the database the configuration names (PGlite under the data dir, or PostgreSQL), migrates it,
+ * and builds what handlers and workers share: blob store, URL signer, document readers.
+ */
 export async function openServices(
   config: Config,
   clock: Clock,
@@ -13,7 +23,7 @@ export async function openServices(
 ): Promise<Services> {
   const database: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : config.dataDir,
+    dataDir: config.databaseUrl ? undefined : path.join(config.dataDir),
     ...dbOptions,
   });
   try {
@@ -22,5 +32,17 @@ export async function openServices(
     await database.close();
     throw err;
   }
-  return { database, db: database.db, clock, config, logger };
+  // One signing secret for every process sharing the database, unless the operator sets one.
+  const secret = config.signingSecret ?? (await getOrCreateSetting(database.db, 'url_signing_secret', () => crypto.randomBytes(32).toString('base64url')));
+  return {
+    database,
+    db: database.db,
+    clock,
+    config,
+    logger,
+    blobs: new LocalBlobStore(path.join(config.dataDir, 'files')),
+    signer: new UrlSigner(secret),
+    providers: { test: testModeProvider, live: null },
+    trustStore: await loadTrustStore(config.trustDir),
+  };
 }

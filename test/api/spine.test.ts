@@ -10,10 +10,10 @@ const GENERATED = path.resolve(import.meta.dirname, '../../generated/openapi.jso
 
 /** Operations that later issues own; each answers 501 `not_implemented` until it lands. */
 const STILL_501 = [
-  'addDossierDocument', 'cancelVerificationLink', 'createAnalysis', 'createBatch', 'createClassification', 'createDossier',
-  'createTemplate', 'createVerificationLink', 'deleteAnalysis', 'deleteDossier', 'deleteTemplate', 'downloadFile',
-  'exportAnalysis', 'getAnalysis', 'getAnalysisFile', 'getBalance', 'getBatch', 'getClassification',
-  'getDossier', 'getTemplate', 'getUsage', 'getVerificationLink', 'listAnalyses', 'listDossiers',
+  'addDossierDocument', 'cancelVerificationLink', 'createBatch', 'createDossier',
+  'createTemplate', 'createVerificationLink', 'deleteDossier', 'deleteTemplate',
+  'getBalance', 'getBatch',
+  'getDossier', 'getTemplate', 'getUsage', 'getVerificationLink', 'listDossiers',
   'listReviews', 'listTemplates', 'listVerificationLinks', 'reviewAnalysis', 'updateTemplate',
 ].sort();
 

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ulid } from 'ulid';
 import { buildApp, type AppOptions } from '../../server/src/app.ts';
@@ -7,6 +10,7 @@ import { loadConfig, type Config } from '../../server/src/config.ts';
 import { dropSchema } from '../../server/src/db/database.ts';
 import { createAccount, type CreatedAccount } from '../../server/src/domain/accounts.ts';
 import type { Services } from '../../server/src/http/context.ts';
+import { startWorker } from '../../server/src/jobs/worker.ts';
 import { createLogger } from '../../server/src/logger.ts';
 import { openServices } from '../../server/src/services.ts';
 import { assertMatchesSpec } from './spec.ts';
@@ -47,17 +51,21 @@ export interface TestApp {
 export interface StartOptions extends AppOptions {
   clock?: Clock;
   config?: Partial<Config>;
+  /** Run the background worker (async analyses, deferred ones); off by default so tests drive jobs themselves. */
+  worker?: boolean;
 }
 
 /** The real app on a real, fresh database (in-memory PGlite, or a PostgreSQL schema of its own). */
 export async function startTestApp(kind: DbKind, opts: StartOptions = {}): Promise<TestApp> {
   const clock = opts.clock ?? systemClock;
   const schema = kind === 'postgres' ? `t_${ulid().toLowerCase()}` : undefined;
-  const config: Config = { ...loadConfig({}), databaseUrl: kind === 'postgres' ? process.env.DATABASE_URL : undefined, ...opts.config };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-test-'));
+  const config: Config = { ...loadConfig({}), dataDir, databaseUrl: kind === 'postgres' ? process.env.DATABASE_URL : undefined, ...opts.config };
   const services = await openServices(config, clock, createLogger('silent'), { dataDir: undefined, schema, poolSize: 5 });
   // A generous rate limit, so suites are not throttled; the rate-limit tests make their own accounts.
   const account = await createAccount(services.db, clock, { name: 'Test account', rateLimitPerSecond: 100_000 });
   const app = buildApp(services, opts);
+  const worker = opts.worker ? startWorker(services, { pollMs: 20 }) : undefined;
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -90,10 +98,12 @@ export async function startTestApp(kind: DbKind, opts: StartOptions = {}): Promi
     request,
     newAccount: (o = {}) => createAccount(services.db, clock, { name: 'Other account', ...o }),
     close: async () => {
+      await worker?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.database.close();
       if (schema && process.env.DATABASE_URL) await dropSchema(process.env.DATABASE_URL, schema);
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -70,7 +70,76 @@ export interface ServerSettingsTable {
   value: string;
 }
 
+export interface AnalysesTable {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  kind: 'analysis' | 'classification';
+  batch_id: string | null;
+  status: 'queued' | 'processing' | 'completed' | 'failed';
+  language: 'es' | 'en' | 'pt' | 'fr';
+  options: Json<Record<string, unknown>>;
+  metadata: Json<Record<string, string>>;
+  keep_results: boolean;
+  file_name: string;
+  file_mime: string | null;
+  file_pages: number;
+  file_size: number;
+  file_sha256: string;
+  file_key: string | null;
+  storage_mode: 'none' | 'temporary' | 'persistent' | 'review';
+  storage_expires_at: Timestamp | null;
+  file_deleted_at: Timestamp | null;
+  document_type: string | null;
+  result: Json<Record<string, unknown>> | null;
+  error: Json<{ code: string; message: string }> | null;
+  credits_milli: Generated<number>;
+  exports: ColumnType<Record<string, string>, string | undefined, string>;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+}
+
+export interface ExportsTable {
+  id: string;
+  analysis_id: string;
+  format: string;
+  blob_key: string;
+  content_type: string;
+  filename: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: string;
+  queue: string;
+  payload: Json<Record<string, unknown>>;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  run_at: Timestamp;
+  attempts: Generated<number>;
+  max_attempts: number;
+  locked_until: Timestamp | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
 export interface DB {
+  analyses: AnalysesTable;
+  exports: ExportsTable;
+  jobs: JobsTable;
+  events: EventsTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -84,3 +153,6 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKey = Insertable<ApiKeysTable>;
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type AnalysisRow = Selectable<AnalysesTable>;
+export type ExportRow = Selectable<ExportsTable>;
+export type JobRow = Selectable<JobsTable>;

@@ -4,6 +4,10 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AccountRow, DB } from '../db/schema.ts';
+import type { Provider } from '../providers/types.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { UrlSigner } from '../storage/signed-urls.ts';
+import type { TrustStore } from '../validators/pdf-signature/index.ts';
 import type { ParsedBody } from './body.ts';
 
 /** What handlers and domain code get: no Express in sight. */
@@ -13,6 +17,12 @@ export interface Services {
   clock: Clock;
   config: Config;
   logger: Logger;
+  blobs: BlobStore;
+  signer: UrlSigner;
+  /** Who reads documents: test mode's simulated reader, and live mode's providers when configured (else null). */
+  providers: { test: Provider; live: Provider | null };
+  /** Roots trusted for PAdES signatures (COTEJO_TRUST_DIR). */
+  trustStore: TrustStore;
 }
 
 export interface Auth {

@@ -1,6 +1,7 @@
 import type { operations } from '../../../generated/api.d.ts';
 import type { Handler } from '../http/context.ts';
 import { notImplemented } from '../http/errors.ts';
+import * as analyses from './analyses.ts';
 import * as documentTypes from './document-types.ts';
 import * as webhookEndpoints from './webhook-endpoints.ts';
 
@@ -21,16 +22,16 @@ export const isPending = (handler: Handler): boolean => pendingHandlers.has(hand
 
 /** Every operationId of generated/openapi.json, and the handler that serves it. */
 export const handlers: Record<OperationId, Handler> = {
-  // Analyses and classifications (issue #4)
-  createAnalysis: pending('POST /v1/analyze'),
-  createClassification: pending('POST /v1/classify'),
-  getClassification: pending('GET /v1/classifications/{id}'),
-  listAnalyses: pending('GET /v1/analyses'),
-  getAnalysis: pending('GET /v1/analyses/{id}'),
-  deleteAnalysis: pending('DELETE /v1/analyses/{id}'),
-  exportAnalysis: pending('GET /v1/analyses/{id}/export'),
-  getAnalysisFile: pending('GET /v1/analyses/{id}/file'),
-  downloadFile: pending('GET /v1/files/{token}'),
+  // Analyses and classifications
+  createAnalysis: analyses.createAnalysis,
+  createClassification: analyses.createClassification,
+  getClassification: analyses.getClassification,
+  listAnalyses: analyses.listAnalyses,
+  getAnalysis: analyses.getAnalysis,
+  deleteAnalysis: analyses.deleteAnalysis,
+  exportAnalysis: analyses.exportAnalysis,
+  getAnalysisFile: analyses.getAnalysisFile,
+  downloadFile: analyses.downloadFile,
   // Human review
   reviewAnalysis: pending('POST /v1/analyses/{id}/review'),
   listReviews: pending('GET /v1/reviews'),

@@ -1,0 +1,109 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { AnalysesTable, AnalysisRow, DB, ExportRow } from './schema.ts';
+
+type Conn = Kysely<DB> | Transaction<DB>;
+
+export type NewAnalysis = Omit<AnalysisRow, 'credits_milli' | 'exports' | 'result' | 'error' | 'document_type' | 'started_at' | 'completed_at' | 'file_deleted_at'>;
+
+export async function insertAnalysis(db: Conn, row: NewAnalysis): Promise<void> {
+  await db
+    .insertInto('analyses')
+    .values({
+      ...row,
+      options: JSON.stringify(row.options),
+      metadata: JSON.stringify(row.metadata),
+      result: null,
+      error: null,
+      document_type: null,
+      started_at: null,
+      completed_at: null,
+      file_deleted_at: null,
+    })
+    .execute();
+}
+
+export async function findAnalysisById(db: Conn, id: string): Promise<AnalysisRow | undefined> {
+  return db.selectFrom('analyses').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** An analysis of this account and mode, of the given kind, whose results are kept. */
+export async function findAnalysis(db: Conn, scope: { account_id: string; livemode: boolean }, kind: 'analysis' | 'classification', id: string): Promise<AnalysisRow | undefined> {
+  return db
+    .selectFrom('analyses')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', scope.account_id)
+    .where('livemode', '=', scope.livemode)
+    .where('kind', '=', kind)
+    .where('keep_results', '=', true)
+    .executeTakeFirst();
+}
+
+export interface AnalysisFilter {
+  status?: AnalysisRow['status'];
+  type?: string;
+  metadata?: Record<string, string>;
+  starting_after?: string;
+  limit: number;
+}
+
+/** Newest first, filters before the limit; fetches limit + 1 rows so the caller knows `has_more`. */
+export async function listAnalyses(db: Conn, scope: { account_id: string; livemode: boolean }, f: AnalysisFilter): Promise<AnalysisRow[]> {
+  let q = db
+    .selectFrom('analyses')
+    .selectAll()
+    .where('account_id', '=', scope.account_id)
+    .where('livemode', '=', scope.livemode)
+    .where('kind', '=', 'analysis')
+    .where('keep_results', '=', true);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.type) q = q.where('document_type', '=', f.type);
+  if (f.metadata && Object.keys(f.metadata).length > 0) {
+    q = q.where('metadata', '@>', JSON.stringify(f.metadata) as never);
+  }
+  if (f.starting_after) q = q.where('id', '<', f.starting_after);
+  return q.orderBy('id', 'desc').limit(f.limit + 1).execute();
+}
+
+export async function updateAnalysis(db: Conn, id: string, patch: Updateable<AnalysesTable>): Promise<void> {
+  const values: Record<string, unknown> = { ...patch };
+  for (const k of ['result', 'error', 'exports', 'options', 'metadata'] as const) {
+    if (k in values && values[k] !== null && typeof values[k] !== 'string') values[k] = JSON.stringify(values[k]);
+  }
+  await db.updateTable('analyses').set(values as Updateable<AnalysesTable>).where('id', '=', id).execute();
+}
+
+export async function deleteAnalysisRow(db: Conn, id: string): Promise<void> {
+  await db.deleteFrom('analyses').where('id', '=', id).execute();
+}
+
+export async function insertExport(db: Conn, row: ExportRow): Promise<void> {
+  await db.insertInto('exports').values(row).execute();
+}
+
+export async function findExport(db: Conn, id: string): Promise<ExportRow | undefined> {
+  return db.selectFrom('exports').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function exportsOf(db: Conn, analysisId: string): Promise<ExportRow[]> {
+  return db.selectFrom('exports').selectAll().where('analysis_id', '=', analysisId).execute();
+}
+
+/** Originals whose storage period ended (temporary storage), oldest first. */
+export async function analysesWithExpiredFiles(db: Conn, now: Date, limit: number): Promise<Array<Pick<AnalysisRow, 'id' | 'file_key'>>> {
+  return db
+    .selectFrom('analyses')
+    .select(['id', 'file_key'])
+    .where('file_key', 'is not', null)
+    .where('storage_expires_at', '<=', now)
+    .orderBy('storage_expires_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function insertEvent(
+  db: Conn,
+  row: { id: string; account_id: string; livemode: boolean; type: string; payload: Record<string, unknown>; created_at: Date },
+): Promise<void> {
+  await db.insertInto('events').values({ ...row, payload: JSON.stringify(row.payload) }).execute();
+}

@@ -1,0 +1,319 @@
+import type { components } from '../../../../generated/api.d.ts';
+import { labelOf, type CatalogueEntry, type Language } from '../../catalogue/index.ts';
+import type { Reading } from '../../providers/types.ts';
+import {
+  aamvaMatchesVisual,
+  ageYears,
+  dateConsistency,
+  fuzzyNameMatch,
+  invoiceTotals,
+  issueAgeDays,
+  mrzMatchesVisual,
+  normaliseIban,
+  normaliseName,
+  notExpired,
+  toCents,
+  validateIdNumber,
+  validateMrzChecksums,
+  type DocumentFamily,
+  type FieldScheme,
+  type ValidatorResult,
+} from '../../validators/index.ts';
+import type { PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
+import { t } from './messages.ts';
+import type { NormalisedOptions } from './options.ts';
+
+export type CheckResult = components['schemas']['CheckResult'];
+export type Reason = components['schemas']['Reason'];
+type Severity = Reason['severity'];
+
+export interface CheckInput {
+  entry: CatalogueEntry | undefined;
+  reading: Reading;
+  options: NormalisedOptions;
+  /** `checks.reference_date` or today (UTC). */
+  referenceDate: string;
+  language: Language;
+  /** PAdES verification of the original, for PDFs; null for images. */
+  signature: PdfSignatureResult | null;
+}
+
+export interface CheckOutcome {
+  checks: CheckResult[];
+  /** Field name -> whether every deterministic validator that read it passed. */
+  validated: Record<string, boolean>;
+  /** Every reason but the type reason, in a stable order. */
+  reasons: Reason[];
+}
+
+/** Validators whose failure only asks for review (plausibility), not rejection. */
+const WARNING_VALIDATORS = new Set(['date_consistency']);
+const QUALITY_WARNINGS = new Set(['low_quality', 'blurry', 'cropped', 'glare', 'screen_photo_suspected', 'photocopy_suspected', 'multiple_documents', 'side_missing']);
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const isEmpty = (v: unknown): boolean => v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+
+function family(entry: CatalogueEntry): DocumentFamily {
+  if (entry.type.includes('passport')) return 'passport';
+  if (entry.category === 'driving') return 'driving_licence';
+  if (entry.category === 'residence') return 'residence_permit';
+  if (entry.category === 'identity') return 'national_id';
+  return 'other';
+}
+
+/** Runs the deterministic validators the type names on the fields that were read. */
+function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, referenceDate: string): ValidatorResult[] {
+  const results: ValidatorResult[] = [];
+  const has = (v: string) => entry.validators.includes(v as never);
+  for (const { field, scheme } of entry.field_validators) {
+    const value = str(fields[field]);
+    if (value === null) continue;
+    results.push(
+      ...validateIdNumber(scheme as FieldScheme, value, {
+        field,
+        birth_date: str(fields.birth_date) ?? undefined,
+        sex: str(fields.sex) ?? undefined,
+        state: str(fields.region) ?? undefined,
+      }),
+    );
+  }
+  const mrz = fields.mrz;
+  if (has('mrz_checksums') && (typeof mrz === 'string' || Array.isArray(mrz)) && !isEmpty(mrz)) {
+    const expectedFormat = entry.mrz === 'TD1' || entry.mrz === 'TD2' || entry.mrz === 'TD3' ? entry.mrz : 'any';
+    results.push({ ...validateMrzChecksums(mrz as string | string[], { referenceDate, expectedFormat }), fields: ['mrz'] });
+    if (has('mrz_matches_visual')) {
+      results.push(
+        mrzMatchesVisual(mrz as string | string[], {
+          document_number: str(fields.document_number),
+          last_name: [str(fields.last_name), str(fields.second_last_name)].filter(Boolean).join(' ') || null,
+          first_name: str(fields.first_name),
+          full_name: str(fields.full_name),
+          birth_date: str(fields.birth_date),
+          expiry_date: str(fields.expiry_date),
+          nationality: str(fields.nationality),
+          sex: str(fields.sex),
+        }, { referenceDate }),
+      );
+    }
+  }
+  if (has('aamva_matches_visual') && str(fields.barcode_data)) {
+    results.push(
+      aamvaMatchesVisual(str(fields.barcode_data)!, {
+        document_number: str(fields.document_number),
+        last_name: str(fields.last_name),
+        first_name: str(fields.first_name),
+        birth_date: str(fields.birth_date),
+        expiry_date: str(fields.expiry_date),
+        issue_date: str(fields.issue_date),
+        sex: str(fields.sex),
+        state: str(fields.region),
+        postal_code: str(fields.postal_code),
+      }),
+    );
+  }
+  if (has('invoice_totals') && (fields.total_amount !== undefined || fields.line_items !== undefined)) {
+    const lines = Array.isArray(fields.line_items) ? (fields.line_items as Array<Record<string, unknown>>) : [];
+    const rate = num(fields.tax_rate);
+    results.push(
+      invoiceTotals({
+        lines: lines.map((l) => ({ quantity: num(l.quantity), unit_price: num(l.unit_price), amount: num(l.amount), vat_rate: rate })),
+        taxes: rate !== null ? [{ rate, base: num(fields.tax_base), vat: num(fields.tax_amount) }] : undefined,
+        subtotal: num(fields.tax_base),
+        vat_total: num(fields.tax_amount),
+        withholding: num(fields.withholding_amount),
+        total: num(fields.total_amount),
+      }),
+    );
+  }
+  if (has('date_consistency') && (str(fields.issue_date) || str(fields.expiry_date))) {
+    results.push(
+      dateConsistency({
+        birth_date: str(fields.birth_date),
+        issue_date: str(fields.issue_date),
+        expiry_date: str(fields.expiry_date),
+        family: family(entry),
+        country: entry.countries[0] === '*' ? null : entry.countries[0],
+      }),
+    );
+  }
+  return results;
+}
+
+/** The caller's holder against the document's: every given attribute must agree (names folded and fuzzy). */
+function compareHolder(holder: NonNullable<NormalisedOptions['checks']['holder']>, fields: Record<string, unknown>): { comparable: boolean; mismatched: string[] } {
+  const mismatched: string[] = [];
+  let comparable = false;
+  const docFull = str(fields.full_name) ?? [str(fields.first_name), str(fields.last_name), str(fields.second_last_name)].filter(Boolean).join(' ');
+  const docLast = [str(fields.last_name), str(fields.second_last_name)].filter(Boolean).join(' ') || null;
+  if (holder.full_name && docFull) {
+    comparable = true;
+    if (!fuzzyNameMatch(holder.full_name, docFull).match) mismatched.push('full_name');
+  }
+  if (holder.first_name && (str(fields.first_name) || docFull)) {
+    comparable = true;
+    const doc = str(fields.first_name);
+    const ok = doc ? fuzzyNameMatch(holder.first_name, doc).match : normaliseName(docFull).includes(normaliseName(holder.first_name));
+    if (!ok) mismatched.push('first_name');
+  }
+  if (holder.last_name && (docLast || docFull)) {
+    comparable = true;
+    const ok = docLast ? fuzzyNameMatch(holder.last_name, docLast).match || normaliseName(docLast).includes(normaliseName(holder.last_name)) : normaliseName(docFull).includes(normaliseName(holder.last_name));
+    if (!ok) mismatched.push('last_name');
+  }
+  if (holder.document_number) {
+    const candidates = [str(fields.document_number), str(fields.id_number)].filter((x): x is string => x !== null);
+    if (candidates.length > 0) {
+      comparable = true;
+      const canon = (s: string) => s.replace(/[\s.\-/]/g, '').toUpperCase();
+      if (!candidates.some((c) => canon(c) === canon(holder.document_number!))) mismatched.push('document_number');
+    }
+  }
+  if (holder.birth_date && str(fields.birth_date)) {
+    comparable = true;
+    if (str(fields.birth_date) !== holder.birth_date) mismatched.push('birth_date');
+  }
+  return { comparable, mismatched };
+}
+
+function amountText(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+export function runChecks(input: CheckInput): CheckOutcome {
+  const { entry, reading, options, referenceDate, language, signature } = input;
+  const fields = Object.fromEntries(Object.entries(reading.fields).map(([k, f]) => [k, f.value]));
+  const checks: CheckResult[] = [];
+  const validated: Record<string, boolean> = {};
+  const reasons: Reason[] = [];
+  const reason = (code: string, severity: Severity, key: string, params: Record<string, string | number> = {}) =>
+    reasons.push({ code: code as Reason['code'], severity, message: t(language, key, params) });
+
+  if (entry) {
+    // Deterministic validators: every result is a check; failures are reasons.
+    const failed = new Set<string>();
+    for (const r of runValidators(entry, fields, referenceDate)) {
+      checks.push({ code: r.code as CheckResult['code'], passed: r.passed, message: t(language, `check.${r.code}.${r.passed ? 'ok' : 'fail'}`) });
+      for (const f of r.fields ?? []) validated[f] = (validated[f] ?? true) && r.passed;
+      if (!r.passed && !failed.has(r.code)) {
+        failed.add(r.code);
+        reason(r.code, WARNING_VALIDATORS.has(r.code) ? 'warning' : 'error', `check.${r.code}.fail`);
+      }
+    }
+
+    const c = options.checks;
+    const hasField = (f: string) => entry.fields.includes(f);
+    // not_expired: on by default for the types that say so; false disables.
+    if (hasField('expiry_date') && (c.not_expired ?? entry.expiry_check_default)) {
+      const expiry = str(fields.expiry_date);
+      if (!expiry) reason('not_expired', 'warning', 'not_expired.missing');
+      else if (notExpired(expiry, referenceDate)) reason('not_expired', 'info', 'not_expired.ok', { date: expiry });
+      else reason('not_expired', 'error', 'not_expired.fail', { date: expiry });
+    }
+    if (c.max_age_days !== undefined && hasField('issue_date')) {
+      const issue = str(fields.issue_date);
+      if (!issue) reason('max_age_days', 'warning', 'max_age_days.missing');
+      else {
+        const days = issueAgeDays(issue, referenceDate);
+        reason('max_age_days', days <= c.max_age_days ? 'info' : 'error', days <= c.max_age_days ? 'max_age_days.ok' : 'max_age_days.fail', { days, max: c.max_age_days });
+      }
+    }
+    if ((c.min_age_years !== undefined || c.max_age_years !== undefined) && hasField('birth_date')) {
+      const birth = str(fields.birth_date);
+      if (!birth) reason(c.min_age_years !== undefined ? 'min_age_years' : 'max_age_years', 'warning', 'age.missing');
+      else {
+        const age = ageYears(birth, referenceDate);
+        if (c.min_age_years !== undefined) {
+          const ok = age >= c.min_age_years;
+          reason('min_age_years', ok ? 'info' : 'error', ok ? 'min_age_years.ok' : 'min_age_years.fail', { age, min: c.min_age_years });
+        }
+        if (c.max_age_years !== undefined) {
+          const ok = age <= c.max_age_years;
+          reason('max_age_years', ok ? 'info' : 'error', ok ? 'max_age_years.ok' : 'max_age_years.fail', { age, max: c.max_age_years });
+        }
+      }
+    }
+    if (c.holder && entry.checks.includes('holder')) {
+      const { comparable, mismatched } = compareHolder(c.holder, fields);
+      if (!comparable) reason('holder', 'warning', 'holder.missing');
+      else if (mismatched.length === 0) reason('holder', 'info', 'holder.ok');
+      else reason('holder', 'error', 'holder.fail', { fields: mismatched.join(', ') });
+    }
+    for (const f of c.require_fields ?? []) {
+      if (isEmpty(fields[f])) reason('required_field_missing', 'error', 'required_field_missing', { field: f });
+    }
+    for (const [option, seen] of [['require_signature', reading.visual.signed], ['require_stamp', reading.visual.stamped]] as const) {
+      if (c[option] && entry.checks.includes(option)) {
+        if (seen === true) reason(option, 'info', `${option}.ok`);
+        else if (seen === false) reason(option, 'error', `${option}.fail`);
+        else reason(option, 'warning', `${option}.unknown`);
+      }
+    }
+    if (c.expected_amount !== undefined && entry.checks.includes('expected_amount')) {
+      const found = num(fields.total_amount) ?? num(fields.amount) ?? num(fields.net_pay);
+      if (found === null) reason('expected_amount', 'warning', 'expected_amount.missing');
+      else if (Math.abs(toCents(found) - toCents(c.expected_amount)) <= 1) reason('expected_amount', 'info', 'expected_amount.ok', { amount: amountText(toCents(found)) });
+      else reason('expected_amount', 'error', 'expected_amount.fail', { amount: amountText(toCents(found)), expected: amountText(toCents(c.expected_amount)) });
+    }
+    if (c.expected_iban !== undefined && entry.checks.includes('expected_iban')) {
+      const found = str(fields.iban);
+      if (!found) reason('expected_iban', 'warning', 'expected_iban.missing');
+      else if (normaliseIban(found) === normaliseIban(c.expected_iban)) reason('expected_iban', 'info', 'expected_iban.ok');
+      else reason('expected_iban', 'error', 'expected_iban.fail', { iban: found });
+    }
+    if (c.expected_reference !== undefined && entry.checks.includes('expected_reference')) {
+      const texts = ['reference', 'concept', 'invoice_number', 'purpose'].map((f) => str(fields[f])).filter((x): x is string => x !== null);
+      if (texts.length === 0) reason('expected_reference', 'warning', 'expected_reference.missing');
+      else {
+        const needle = normaliseName(c.expected_reference);
+        const ok = texts.some((tx) => normaliseName(tx).includes(needle));
+        reason('expected_reference', ok ? 'info' : 'error', ok ? 'expected_reference.ok' : 'expected_reference.fail');
+      }
+    }
+    if (fields.fit_for_sport === false) reason('not_fit_for_sport', 'error', 'not_fit_for_sport');
+    if (fields.has_records === true) reason('has_records', 'error', 'has_records');
+    if (entry.i9_lists && entry.i9_lists.length > 0) reason('i9_list', 'info', 'i9_list', { list: entry.i9_lists.join(', ') });
+  }
+
+  // The PAdES signature of PDFs, and require_valid_signature (a photo or scan never passes).
+  const strict = options.checks.require_valid_signature === true;
+  if (signature) {
+    const sev = (s: Severity): Severity => (strict ? 'error' : s);
+    if (signature.status === 'valid') reason('signature_valid', 'info', 'signature_valid', { signer: signature.signer ?? '?' });
+    else if (signature.status === 'invalid') reason('signature_invalid', 'error', 'signature_invalid');
+    else if (signature.status === 'modified') reason('document_modified_after_signing', sev('warning'), 'document_modified_after_signing');
+    else if (signature.status === 'untrusted') reason('untrusted_signer', sev('warning'), 'untrusted_signer');
+    else if (strict || entry?.usually_signed) reason('signature_missing', sev('warning'), 'signature_missing');
+  } else if (strict) {
+    reason('signature_missing', 'error', 'signature_missing');
+  }
+
+  // Quality hints.
+  const quality = reading.warnings.filter((w) => QUALITY_WARNINGS.has(w));
+  if (quality.length > 0) reason('low_quality', 'warning', 'low_quality', { warnings: quality.join(', ') });
+  if (reading.warnings.includes('edited_suspected') || signature?.edited_suspected) reason('edited_suspected', 'warning', 'edited_suspected');
+  const confidences = Object.values(reading.fields).map((f) => f.confidence);
+  const meanConfidence = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : 1;
+  const docConfidence = reading.document?.confidence ?? 0;
+  if (docConfidence >= 0.5 && (docConfidence < 0.7 || meanConfidence < 0.6)) reason('low_confidence', 'warning', 'low_confidence');
+
+  return { checks, validated, reasons };
+}
+
+/** The type reason, always first: match, mismatch, or unknown (generic type or confidence below 0.5). */
+export function typeReason(expected: string[], detected: Reading['document'], entry: CatalogueEntry | undefined, language: Language): Reason {
+  if (!detected || !entry || entry.generic || detected.confidence < 0.5) {
+    return { code: 'type_unknown', severity: 'warning', message: t(language, 'type_unknown') };
+  }
+  const label = labelOf(entry.type, language) ?? entry.type;
+  if (expected.includes(entry.type)) return { code: 'type_match', severity: 'info', message: t(language, 'type_match', { label }) };
+  const expectedLabels = expected.map((e) => labelOf(e, language) ?? e).join(' / ');
+  return { code: 'type_mismatch', severity: 'error', message: t(language, 'type_mismatch', { expected: expectedLabels, label }) };
+}
+
+/** invalid if any error; else review if any warning; else valid. */
+export function statusOf(reasons: Reason[]): 'valid' | 'invalid' | 'review' {
+  if (reasons.some((r) => r.severity === 'error')) return 'invalid';
+  if (reasons.some((r) => r.severity === 'warning')) return 'review';
+  return 'valid';
+}

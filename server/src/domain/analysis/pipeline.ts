@@ -1,0 +1,296 @@
+import crypto from 'node:crypto';
+import { getEntry, labelOf } from '../../catalogue/index.ts';
+import * as repo from '../../db/analyses.ts';
+import type { AnalysisRow } from '../../db/schema.ts';
+import type { Auth, Services } from '../../http/context.ts';
+import { ApiError } from '../../http/errors.ts';
+import { newId } from '../../ids.ts';
+import * as queue from '../../jobs/queue.ts';
+import type { Reading } from '../../providers/types.ts';
+import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
+import { decodeBase64File, downloadFileUrl, identifyUpload, inspectFile, maxPagesFor } from '../intake/index.ts';
+import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
+import type { NormalisedOptions } from './options.ts';
+import { toAnalysis, toClassification, type Analysis, type Classification, type StoredResult } from './presenter.ts';
+
+export const ANALYSIS_QUEUE = 'analysis';
+/** The synchronous wait of the specification: past it the request answers 202 and work goes on. */
+export const SYNC_WAIT_MS = 30_000;
+/** A processing job's lease; a worker that dies loses it and another takes the job again. */
+export const PROCESS_LEASE_MS = 2 * 60 * 1000;
+/** Export URLs are valid 24 hours. */
+export const EXPORT_TTL_MS = 24 * 3600 * 1000;
+
+export type Kind = 'analysis' | 'classification';
+
+/** Where the document comes from. */
+export type Source =
+  | { kind: 'upload'; bytes: Uint8Array; filename: string }
+  | { kind: 'base64'; value: string; filename: string | undefined }
+  | { kind: 'url'; url: string; filename: string | undefined };
+
+export interface CreateResult {
+  status: 200 | 202;
+  body: Analysis | Classification;
+}
+
+const today = (s: Services): string => s.clock.now().toISOString().slice(0, 10);
+
+async function readSource(s: Services, source: Source): Promise<{ bytes: Uint8Array; filename: string; param: string }> {
+  if (source.kind === 'upload') return { bytes: source.bytes, filename: source.filename || 'document', param: 'file' };
+  if (source.kind === 'base64') return { bytes: decodeBase64File(source.value), filename: source.filename ?? 'document', param: 'file_base64' };
+  const got = await downloadFileUrl(source.url, { allowPrivate: s.config.allowPrivateUrls });
+  return { bytes: got.bytes, filename: source.filename ?? got.filename, param: 'file_url' };
+}
+
+export function present(s: Services, row: AnalysisRow, exportExpiry: Record<string, Date> = {}): Analysis | Classification {
+  return row.kind === 'classification' ? toClassification(row) : toAnalysis(s, row, exportExpiry);
+}
+
+export async function presentWithExports(s: Services, row: AnalysisRow): Promise<Analysis | Classification> {
+  if (row.kind === 'classification' || Object.keys(row.exports ?? {}).length === 0) return present(s, row);
+  const expiry = Object.fromEntries((await repo.exportsOf(s.db, row.id)).map((e) => [e.id, e.expires_at]));
+  return present(s, row, expiry);
+}
+
+/**
+ * POST /v1/analyze and /v1/classify: intake, a stored original, a durable job; synchronous calls run it
+ * at once and answer 200 when it ends within the 30 s wait, else 202 while it goes on.
+ */
+export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source: Source, options: NormalisedOptions): Promise<CreateResult> {
+  if (auth.livemode && !s.providers.live) {
+    throw new ApiError(503, 'live_mode_unavailable', 'El modo live no está disponible: no hay proveedores de IA configurados. Usa una clave de test (ck_test_).');
+  }
+  const { bytes, filename, param } = await readSource(s, source);
+  const mime = identifyUpload(bytes, param);
+  const { pages } = await inspectFile(bytes, mime, { maxPages: maxPagesFor({ async: options.async }), param });
+
+  const now = s.clock.now();
+  const id = newId('analysis', now.getTime());
+  const fileKey = `${auth.account.id}/${id}/original`;
+  await s.blobs.put(fileKey, bytes);
+  const row: repo.NewAnalysis = {
+    id,
+    account_id: auth.account.id,
+    livemode: auth.livemode,
+    kind,
+    batch_id: null,
+    status: 'queued',
+    language: options.language,
+    options: options as unknown as Record<string, unknown>,
+    metadata: options.metadata,
+    keep_results: options.keep_results,
+    file_name: filename,
+    file_mime: mime,
+    file_pages: pages,
+    file_size: bytes.length,
+    file_sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+    file_key: fileKey,
+    storage_mode: options.storage,
+    storage_expires_at: null,
+    created_at: now,
+  };
+  const jobId = newId('job', now.getTime());
+  try {
+    await s.db.transaction().execute(async (trx) => {
+      await repo.insertAnalysis(trx, row);
+      await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: id }, { id: jobId, maxAttempts: 3 });
+    });
+  } catch (err) {
+    await s.blobs.delete(fileKey);
+    throw err;
+  }
+
+  if (options.async) {
+    return { status: 202, body: present(s, (await repo.findAnalysisById(s.db, id))!) };
+  }
+  // Synchronous: run the job here, now.
+  const job = await queue.claim(s.db, s.clock, ANALYSIS_QUEUE, PROCESS_LEASE_MS, jobId);
+  let outcome: ProcessOutcome = { kind: 'deferred', remainingMs: 0 };
+  if (job) {
+    outcome = await processAnalysis(s, id, { syncBudgetMs: SYNC_WAIT_MS });
+    if (outcome.kind === 'done') await queue.complete(s.db, s.clock, jobId);
+    else await queue.defer(s.db, s.clock, job, new Date(s.clock.now().getTime() + outcome.remainingMs));
+  }
+  const after = (await repo.findAnalysisById(s.db, id))!;
+  const body = await presentWithExports(s, after);
+  if (outcome.kind === 'done' && !after.keep_results) await forget(s, after);
+  return { status: outcome.kind === 'done' ? 200 : 202, body };
+}
+
+/** keep_results: false — the result was handed over once (response or event); nothing of it stays. */
+export async function forget(s: Services, row: AnalysisRow): Promise<void> {
+  if (row.file_key) await s.blobs.delete(row.file_key);
+  for (const e of await repo.exportsOf(s.db, row.id)) await s.blobs.delete(e.blob_key);
+  await repo.deleteAnalysisRow(s.db, row.id);
+}
+
+function toSignature(sig: PdfSignatureResult | null): Analysis['signature'] {
+  if (!sig) return null;
+  return {
+    status: sig.status,
+    reasons: sig.reasons,
+    signer: sig.signer,
+    issuer: sig.issuer,
+    signed_at: sig.signed_at,
+    trust_anchor: sig.trust_anchor,
+    trusted: sig.trusted,
+    signatures: sig.signatures,
+  };
+}
+
+/** Reading -> checks -> verdict -> stored result. Everything after the reading is the same in both modes. */
+function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, reading: Reading, signature: PdfSignatureResult | null): StoredResult {
+  const language = options.language;
+  const entry = reading.document ? getEntry(reading.document.type) : undefined;
+  const referenceDate = options.checks.reference_date ?? today(s);
+  const warnings = [...reading.warnings];
+  if (signature?.edited_suspected && !warnings.includes('edited_suspected')) warnings.push('edited_suspected');
+  const document = reading.document
+    ? {
+        type: reading.document.type,
+        label: entry ? labelOf(entry.type, language) : reading.document.type,
+        confidence: reading.document.confidence,
+        side: reading.document.side,
+        country: reading.document.country,
+      }
+    : null;
+  const processing: StoredResult['processing'] = { profile: options.processing, region: 'eu', mode: reading.mode, providers: reading.providers };
+
+  if (row.kind === 'classification') {
+    let verdict: StoredResult['verdict'] = null;
+    if (options.expect) {
+      const reasons: Reason[] = [typeReason(options.expect, reading.document, entry, language)];
+      verdict = { expected: options.expect, match: Boolean(entry && options.expect.includes(entry.type)), status: statusOf(reasons), reasons };
+    }
+    return { document, candidates: reading.candidates, verdict, fields: {}, checks: [], warnings, signature: null, processing };
+  }
+
+  const outcome = runChecks({ entry, reading, options, referenceDate, language, signature });
+  const fields: Analysis['fields'] = {};
+  for (const [name, f] of Object.entries(reading.fields)) {
+    fields[name] = {
+      value: f.value,
+      confidence: f.confidence,
+      validated: name in outcome.validated ? outcome.validated[name] : null,
+      source: f.source?.bbox ? { page: f.source.page, bbox: f.source.bbox } : null,
+    };
+  }
+  let verdict: Analysis['verdict'] = null;
+  if (options.expect) {
+    const reasons = [typeReason(options.expect, reading.document, entry, language), ...outcome.reasons];
+    verdict = { expected: options.expect, match: Boolean(entry && options.expect.includes(entry.type)), status: statusOf(reasons), reasons, final_status: null };
+  }
+  return { document, candidates: reading.candidates, verdict, fields, checks: outcome.checks, warnings, signature: toSignature(signature), processing };
+}
+
+async function emit(s: Services, row: AnalysisRow, type: string, data: unknown): Promise<void> {
+  await repo.insertEvent(s.db, {
+    id: newId('event', s.clock.now().getTime()),
+    account_id: row.account_id,
+    livemode: row.livemode,
+    type,
+    payload: { type, created_at: s.clock.now().toISOString(), data: data as Record<string, unknown> },
+    created_at: s.clock.now(),
+  });
+}
+
+/** After processing: what the storage option says happens to the original. */
+function storagePatch(s: Services, row: AnalysisRow, options: NormalisedOptions): Partial<AnalysisRow> {
+  const now = s.clock.now();
+  if (options.storage === 'none') return { file_key: null, file_deleted_at: now, storage_expires_at: null };
+  if (options.storage === 'temporary') return { storage_expires_at: new Date(now.getTime() + options.ttl_hours * 3600 * 1000) };
+  return {};
+}
+
+export type ProcessOutcome = { kind: 'done' } | { kind: 'deferred'; remainingMs: number };
+const DONE: ProcessOutcome = { kind: 'done' };
+
+/**
+ * Processes a claimed analysis. With a synchronous budget, a reading slower than the budget leaves the
+ * analysis `processing` for a worker to finish after the rest of its time (`deferred`); otherwise it
+ * ends `completed` or `failed`.
+ */
+export async function processAnalysis(s: Services, id: string, opts: { syncBudgetMs?: number } = {}): Promise<ProcessOutcome> {
+  const row = await repo.findAnalysisById(s.db, id);
+  if (!row || row.status === 'completed' || row.status === 'failed') return DONE;
+  const options = row.options as unknown as NormalisedOptions;
+  if (row.status === 'queued') {
+    await repo.updateAnalysis(s.db, id, { status: 'processing', started_at: s.clock.now() });
+    row.status = 'processing';
+  }
+  const bytes = row.file_key ? await s.blobs.get(row.file_key) : null;
+  if (!bytes) {
+    await finishFailed(s, row, options, { code: 'processing_failed', message: 'No se ha podido leer el archivo original.' });
+    return DONE;
+  }
+  const provider = row.livemode ? s.providers.live : s.providers.test;
+  if (!provider) {
+    await finishFailed(s, row, options, { code: 'processing_failed', message: 'El modo live no está disponible.' });
+    return DONE;
+  }
+  const reading = await provider.read({
+    bytes,
+    filename: row.file_name,
+    mime: row.file_mime as never,
+    pages: row.file_pages,
+    kind: row.kind,
+    expect: options.expect,
+    extract: row.kind === 'classification' ? false : options.extract,
+    language: options.language,
+    holder: options.checks.holder ?? null,
+    referenceDate: options.checks.reference_date ?? today(s),
+    precise_bboxes: options.precise_bboxes,
+  });
+  if (opts.syncBudgetMs !== undefined && reading.latencyMs > opts.syncBudgetMs) return { kind: 'deferred', remainingMs: reading.latencyMs - opts.syncBudgetMs };
+  if (reading.failure) {
+    await finishFailed(s, row, options, reading.failure);
+    return DONE;
+  }
+  const signature = row.file_mime === 'application/pdf' && row.kind === 'analysis' ? await verifyPdfSignatures(bytes, { trustStore: s.trustStore, at: s.clock.now() }) : null;
+  const result = buildResult(s, row, options, reading, signature);
+  const completedAt = s.clock.now();
+  const patch = { status: 'completed' as const, result: result as unknown as Record<string, unknown>, document_type: result.document?.type ?? null, completed_at: completedAt, credits_milli: 0, ...storagePatch(s, row, options) };
+  await repo.updateAnalysis(s.db, id, patch as never);
+  if (patch.file_key === null && row.file_key) await s.blobs.delete(row.file_key);
+  const done = (await repo.findAnalysisById(s.db, id))!;
+  await createExports(s, done, options);
+  const final = (await repo.findAnalysisById(s.db, id))!;
+  const body = await presentWithExports(s, final);
+  if (!final.batch_id) await emit(s, final, 'analysis.completed', body);
+  if (result.verdict && result.verdict.status === 'review' && final.kind === 'analysis') await emit(s, final, 'analysis.review_required', body);
+  return DONE;
+}
+
+async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }): Promise<void> {
+  await repo.updateAnalysis(s.db, row.id, { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), credits_milli: 0, ...storagePatch(s, row, options) } as never);
+  if (options.storage === 'none' && row.file_key) await s.blobs.delete(row.file_key);
+  const failed = (await repo.findAnalysisById(s.db, row.id))!;
+  await emit(s, failed, 'analysis.failed', present(s, failed));
+}
+
+/** The `export` option: each format rendered once, stored, and offered through a signed URL for 24 h. */
+async function createExports(s: Services, row: AnalysisRow, options: NormalisedOptions): Promise<void> {
+  if (row.kind !== 'analysis' || options.export.length === 0) return;
+  const { renderAnalysisExport } = await import('../../exports/index.ts');
+  const analysis = toAnalysis(s, row);
+  const map: Record<string, string> = {};
+  for (const format of options.export) {
+    const rendered = await renderAnalysisExport(format, analysis, { language: options.language, generatedAt: s.clock.now() });
+    const exportId = newId('export', s.clock.now().getTime());
+    const blobKey = `${row.account_id}/${row.id}/exports/${exportId}`;
+    await s.blobs.put(blobKey, rendered.bytes);
+    await repo.insertExport(s.db, {
+      id: exportId,
+      analysis_id: row.id,
+      format,
+      blob_key: blobKey,
+      content_type: rendered.contentType,
+      filename: rendered.filename,
+      created_at: s.clock.now(),
+      expires_at: new Date(s.clock.now().getTime() + EXPORT_TTL_MS),
+    });
+    map[format] = exportId;
+  }
+  await repo.updateAnalysis(s.db, row.id, { exports: JSON.stringify(map) } as never);
+}

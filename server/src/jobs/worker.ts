@@ -1,0 +1,89 @@
+import { analysesWithExpiredFiles, findAnalysisById, updateAnalysis } from '../db/analyses.ts';
+import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
+import { ANALYSIS_QUEUE, forget, PROCESS_LEASE_MS, processAnalysis } from '../domain/analysis/pipeline.ts';
+import type { Services } from '../http/context.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
+import * as queue from './queue.ts';
+
+/** Delay before another attempt of a job that threw (attempt 1, 2, ...). */
+const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000];
+
+/** Takes and runs one due analysis job; false when there was none. */
+export async function runOneAnalysisJob(s: Services): Promise<boolean> {
+  const job = await queue.claim(s.db, s.clock, ANALYSIS_QUEUE, PROCESS_LEASE_MS);
+  if (!job) return false;
+  const id = String(job.payload.analysis_id);
+  try {
+    await processAnalysis(s, id);
+    await queue.complete(s.db, s.clock, job.id);
+    const row = await findAnalysisById(s.db, id);
+    if (row && !row.keep_results && (row.status === 'completed' || row.status === 'failed')) await forget(s, row);
+  } catch (err) {
+    s.logger.error({ err, job: job.id, analysis: id }, 'analysis job failed');
+    const outcome = await queue.fail(s.db, s.clock, job, String((err as Error)?.message ?? err), RETRY_DELAYS_MS[Math.min(job.attempts - 1, RETRY_DELAYS_MS.length - 1)]);
+    if (outcome === 'failed') {
+      await updateAnalysis(s.db, id, {
+        status: 'failed',
+        error: JSON.stringify({ code: 'processing_failed', message: 'El documento no se ha podido procesar.' }),
+        completed_at: s.clock.now(),
+        credits_milli: 0,
+      } as never);
+    }
+  }
+  return true;
+}
+
+/**
+ * Retention: deletes originals whose temporary storage ended, and idempotency keys past the replay
+ * window. Returns how many originals it deleted.
+ */
+export async function sweepRetention(s: Services): Promise<number> {
+  const now = s.clock.now();
+  let deleted = 0;
+  for (;;) {
+    const due = await analysesWithExpiredFiles(s.db, now, 100);
+    if (due.length === 0) break;
+    for (const row of due) {
+      if (row.file_key) await s.blobs.delete(row.file_key);
+      await updateAnalysis(s.db, row.id, { file_key: null, file_deleted_at: now });
+      deleted++;
+    }
+  }
+  await deleteExpiredIdempotencyKeys(s.db, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
+  return deleted;
+}
+
+export interface Worker {
+  /** Resolves when the loop has stopped (the job in hand finishes first). */
+  stop(): Promise<void>;
+}
+
+/** Polls for due jobs and sweeps retention periodically, until stopped. */
+export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: number } = {}): Worker {
+  const pollMs = opts.pollMs ?? 250;
+  const sweepMs = opts.sweepMs ?? 60_000;
+  let stopping = false;
+  let lastSweep = 0;
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        let worked = false;
+        while (!stopping && (await runOneAnalysisJob(s))) worked = true;
+        if (Date.now() - lastSweep >= sweepMs) {
+          lastSweep = Date.now();
+          await sweepRetention(s);
+        }
+        if (!worked) await new Promise((r) => setTimeout(r, pollMs));
+      } catch (err) {
+        if (!stopping) s.logger.error({ err }, 'worker loop error');
+        await new Promise((r) => setTimeout(r, pollMs));
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      stopping = true;
+      await loop;
+    },
+  };
+}

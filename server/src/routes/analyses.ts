@@ -1,0 +1,80 @@
+import * as pipeline from '../domain/analysis/pipeline.ts';
+import { normaliseOptions, optionsFromJson, optionsFromMultipart, type AnalyzeOptions } from '../domain/analysis/options.ts';
+import * as queries from '../domain/analysis/queries.ts';
+import type { ExportFormat } from '../exports/index.ts';
+import { requireAuth, type Handler, type HandlerResult, type RequestContext } from '../http/context.ts';
+import { ApiError } from '../http/errors.ts';
+import { listOf } from '../http/pagination.ts';
+
+/** The document and the options of an analyze or classify request, from either content type. */
+function readRequest(ctx: RequestContext): { source: pipeline.Source; options: ReturnType<typeof normaliseOptions> } {
+  if (ctx.body.kind === 'multipart') {
+    const files = ctx.body.files.filter((f) => f.field === 'file');
+    const stray = ctx.body.files.find((f) => f.field !== 'file');
+    if (stray) throw new ApiError(422, 'invalid_parameter', `Campo de archivo desconocido '${stray.field}'; usa 'file'.`, stray.field);
+    if (files.length === 0) throw new ApiError(400, 'missing_file', "Falta el archivo: envía el campo 'file'.", 'file');
+    if (files.length > 1) throw new ApiError(422, 'invalid_parameter', 'Envía un solo documento por petición (usa POST /v1/batches para varios).', 'file');
+    const { raw, prefix } = optionsFromMultipart(ctx.body.fields);
+    return { source: { kind: 'upload', bytes: files[0].data, filename: files[0].filename }, options: normaliseOptions(raw as AnalyzeOptions, prefix) };
+  }
+  const body = (ctx.body.kind === 'json' ? ctx.body.value : {}) as Record<string, unknown>;
+  const { raw, prefix } = optionsFromJson(body);
+  const options = normaliseOptions(raw as AnalyzeOptions, prefix);
+  const filename = typeof body.filename === 'string' && body.filename !== '' ? body.filename : undefined;
+  if (body.file_url !== undefined && body.file_base64 !== undefined) {
+    throw new ApiError(422, 'invalid_parameter', 'Envía file_url o file_base64, no ambos.', 'file_base64');
+  }
+  if (typeof body.file_url === 'string') return { source: { kind: 'url', url: body.file_url, filename }, options };
+  if (typeof body.file_base64 === 'string') return { source: { kind: 'base64', value: body.file_base64, filename }, options };
+  throw new ApiError(400, 'missing_file', 'Falta el documento: envía file (multipart), file_url o file_base64.', 'file');
+}
+
+const create = (kind: pipeline.Kind): Handler => async (ctx) => {
+  const { source, options } = readRequest(ctx);
+  const result = await pipeline.createAnalysis(ctx.services, requireAuth(ctx), kind, source, options);
+  return { status: result.status, body: result.body };
+};
+
+export const createAnalysis = create('analysis');
+export const createClassification = create('classification');
+
+export const getAnalysis: Handler = async (ctx) => ({ status: 200, body: await queries.getAnalysis(ctx.services, requireAuth(ctx), ctx.params.id) });
+export const getClassification: Handler = async (ctx) => ({ status: 200, body: await queries.getClassification(ctx.services, requireAuth(ctx), ctx.params.id) });
+
+export const listAnalyses: Handler = async (ctx) => {
+  const q = ctx.query as Record<string, unknown>;
+  const { data, has_more } = await queries.listAnalyses(ctx.services, requireAuth(ctx), {
+    limit: (q.limit as number | undefined) ?? 10,
+    starting_after: q.starting_after as string | undefined,
+    status: q.status as never,
+    type: q.type as string | undefined,
+    metadata: q.metadata as Record<string, string> | undefined,
+  });
+  return { status: 200, body: listOf('/v1/analyses', data, has_more) };
+};
+
+export const deleteAnalysis: Handler = async (ctx) => ({ status: 200, body: await queries.deleteAnalysis(ctx.services, requireAuth(ctx), ctx.params.id) });
+
+function fileResult(f: queries.FileResponse, disposition: 'inline' | 'attachment', extra: Record<string, string> = {}): HandlerResult {
+  const safe = f.filename.replace(/["\\\r\n]/g, '_');
+  return {
+    status: 200,
+    raw: f.bytes,
+    headers: {
+      'Content-Type': f.contentType,
+      'Content-Disposition': `${disposition}; filename="${safe.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(f.filename)}`,
+      ...extra,
+    },
+  };
+}
+
+export const exportAnalysis: Handler = async (ctx) => {
+  const format = ((ctx.query as Record<string, unknown>).format as ExportFormat | undefined) ?? 'json';
+  return fileResult(await queries.exportAnalysis(ctx.services, requireAuth(ctx), ctx.params.id, format), 'attachment', { 'Cache-Control': 'private, no-store' });
+};
+
+export const getAnalysisFile: Handler = async (ctx) =>
+  fileResult(await queries.getAnalysisFile(ctx.services, requireAuth(ctx), ctx.params.id), 'inline', { 'Cache-Control': 'private, no-store' });
+
+export const downloadFile: Handler = async (ctx) =>
+  fileResult(await queries.downloadSignedFile(ctx.services, ctx.params.token), 'attachment', { 'Cache-Control': 'private, no-store' });
