@@ -46,6 +46,14 @@ export interface CheckOutcome {
   reasons: Reason[];
 }
 
+/**
+ * Catalogue validator names that the check engine implements itself (the others are the
+ * CheckResult validators of server/src/validators): expiry, holder and age through the `checks`
+ * options, `id_number` through the type's field schemes, `aamva_barcode` by reading the barcode
+ * payload for `aamva_matches_visual`, `pdf_signature` by verifying every PDF, `i9_list` as a reason.
+ */
+export const ENGINE_VALIDATORS = ['not_expired', 'holder', 'age', 'id_number', 'aamva_barcode', 'pdf_signature', 'i9_list'] as const;
+
 /** Validators whose failure only asks for review (plausibility), not rejection. */
 const WARNING_VALIDATORS = new Set(['date_consistency']);
 const QUALITY_WARNINGS = new Set(['low_quality', 'blurry', 'cropped', 'glare', 'screen_photo_suspected', 'photocopy_suspected', 'multiple_documents', 'side_missing']);
