@@ -5,6 +5,7 @@ import type { WebhookEndpointRow } from '../db/schema.ts';
 import type { Auth, Services } from '../http/context.ts';
 import { ApiError, resourceMissing } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { stopEndpointDeliveries } from '../webhooks/deliveries.ts';
 
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
@@ -74,7 +75,12 @@ export async function getWebhookEndpoint(s: Services, auth: Auth, id: string): P
 }
 
 export async function deleteWebhookEndpoint(s: Services, auth: Auth, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
-  const deleted = await repo.markWebhookEndpointDeleted(s.db, auth.account.id, id, s.clock.now());
+  // Deleting stops its pending deliveries (marked failed), together with the endpoint.
+  const deleted = await s.db.transaction().execute(async (trx) => {
+    const done = await repo.markWebhookEndpointDeleted(trx, auth.account.id, id, s.clock.now());
+    if (done) await stopEndpointDeliveries(trx, s.clock, id);
+    return done;
+  });
   if (!deleted) throw resourceMissing(id);
   return { id, object: 'webhook_endpoint', deleted: true };
 }

@@ -12,13 +12,13 @@
  * implicit. A fresh agent per download (`agent: false`) means no socket is ever reused.
  */
 import { Buffer } from 'node:buffer';
-import { promises as dns, type LookupAddress } from 'node:dns';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { ApiError } from '../../http/errors.ts';
 import { MAX_FILE_BYTES } from '../../http/body.ts';
 import { judgeAddress } from './address-policy.ts';
+import { defaultResolver, ForbiddenAddressError, guardedLookup, type HostResolver } from './guarded-lookup.ts';
 
 const PARAM = 'file_url';
 export const FILE_URL_TIMEOUT_MS = 15_000;
@@ -26,7 +26,7 @@ const USER_AGENT = 'Cotejo-FileFetcher/1.0';
 const MAX_FILENAME_LENGTH = 255;
 
 /** Resolves a host name to all its addresses (as `dns.lookup` with `all: true`). Injectable for tests. */
-export type HostResolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+export type { HostResolver } from './guarded-lookup.ts';
 
 export interface DownloadFileUrlOptions {
   /** Allow loopback/private/link-local... targets (development and tests only). */
@@ -60,12 +60,6 @@ const tooLarge = (): ApiError => new ApiError(413, 'file_too_large', 'El archivo
 
 const forbiddenAddress = (): ApiError => invalidUrl('apunta a una dirección privada o reservada, que no es accesible');
 
-/** Marks a lookup/connect refusal so it is reported as 400 `invalid_file_url`, not as a network failure. */
-class ForbiddenAddressError extends Error {
-  readonly code = 'COTEJO_FORBIDDEN_ADDRESS';
-}
-
-const defaultResolver: HostResolver = (hostname) => dns.lookup(hostname, { all: true, order: 'verbatim' });
 
 interface ParsedTarget {
   url: URL;
@@ -111,34 +105,6 @@ export function filenameFromUrl(url: URL): string {
   name = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_').trim();
   if (name === '' || name === '.' || name === '..') return 'download';
   return name.length > MAX_FILENAME_LENGTH ? name.slice(0, MAX_FILENAME_LENGTH) : name;
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** A `lookup` for net/tls: resolves with `resolver`, refuses the host if any address is not public. */
-function guardedLookup(resolver: HostResolver, allowPrivate: boolean) {
-  return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
-    resolver(hostname).then(
-      (found) => {
-        let addresses = found.filter((a) => a.family === 4 || a.family === 6);
-        if (options.family === 4 || options.family === 6) addresses = addresses.filter((a) => a.family === options.family);
-        if (addresses.length === 0) {
-          const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
-          err.code = 'ENOTFOUND';
-          callback(err, '');
-          return;
-        }
-        // A host that publishes any internal address is refused whole, even if it has public ones too.
-        if (!allowPrivate && addresses.some((a) => !judgeAddress(a.address).allowed)) {
-          callback(new ForbiddenAddressError(`${hostname} resolves to a forbidden address`), '');
-          return;
-        }
-        if (options.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
-        else callback(null, addresses[0].address, addresses[0].family);
-      },
-      (err: NodeJS.ErrnoException) => callback(err, ''),
-    );
-  };
 }
 
 /**
@@ -209,7 +175,7 @@ export async function downloadFileUrl(url: string, opts: DownloadFileUrlOptions)
       agent: false,
       ...(opts.ca !== undefined ? { ca: opts.ca } : {}),
       // Literal IPs never go through `lookup`; they were checked in parseFileUrl.
-      lookup: guardedLookup(opts.lookup ?? defaultResolver, opts.allowPrivate) as unknown as LookupFunction,
+      lookup: guardedLookup(opts.lookup ?? defaultResolver, opts.allowPrivate),
     });
 
     let remoteAddress = '';
