@@ -10,10 +10,9 @@ const GENERATED = path.resolve(import.meta.dirname, '../../generated/openapi.jso
 
 /** Operations that later issues own; each answers 501 `not_implemented` until it lands. */
 const STILL_501 = [
-  'addDossierDocument', 'cancelVerificationLink', 'createBatch', 'createDossier',
+  'addDossierDocument', 'cancelVerificationLink', 'createDossier',
   'createTemplate', 'createVerificationLink', 'deleteDossier', 'deleteTemplate',
-  'getBalance', 'getBatch',
-  'getDossier', 'getTemplate', 'getUsage', 'getVerificationLink', 'listDossiers',
+  'getDossier', 'getTemplate', 'getVerificationLink', 'listDossiers',
   'listReviews', 'listTemplates', 'listVerificationLinks', 'reviewAnalysis', 'updateTemplate',
 ].sort();
 

@@ -100,9 +100,24 @@ export interface AnalysesTable {
   completed_at: Timestamp | null;
 }
 
+export interface BatchesTable {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  status: 'processing' | 'completed';
+  total: number;
+  analyses: Json<string[]>;
+  metadata: Json<Record<string, string>>;
+  language: 'es' | 'en' | 'pt' | 'fr';
+  exports: ColumnType<Record<string, string>, string | undefined, string>;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
 export interface ExportsTable {
   id: string;
-  analysis_id: string;
+  analysis_id: string | null;
+  batch_id: ColumnType<string | null, string | null | undefined, string | null>;
   format: string;
   blob_key: string;
   content_type: string;
@@ -135,7 +150,58 @@ export interface EventsTable {
   created_at: Timestamp;
 }
 
+export interface WebhookDeliveriesTable {
+  /** `msg_...`: the `webhook-id`, identical on every attempt. */
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  /** The exact JSON body sent and signed on every attempt. */
+  payload: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  /** Attempts made (recorded) so far. */
+  attempts: Generated<number>;
+  /** When the next attempt is due; null once final. */
+  next_attempt_at: Timestamp | null;
+  /** Lease of the worker sending it now; another may take it once this time has passed. */
+  locked_until: Timestamp | null;
+  locked_by: string | null;
+  last_attempt_at: Timestamp | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  delivery_id: string;
+  /** 1 to 12. */
+  attempt: number;
+  sent_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  succeeded: boolean;
+}
+
+export interface UsageRecordsTable {
+  analysis_id: string;
+  account_id: string;
+  livemode: boolean;
+  /** UTC day, `YYYY-MM-DD` (stored as a date). */
+  day: ColumnType<string, string, string>;
+  document_type: string;
+  kind: 'analysis' | 'classification' | 'batch_analysis';
+  pages: number;
+  credits_milli: number;
+  created_at: Timestamp;
+}
+
 export interface DB {
+  usage_records: UsageRecordsTable;
+  batches: BatchesTable;
   analyses: AnalysesTable;
   exports: ExportsTable;
   jobs: JobsTable;
@@ -146,6 +212,8 @@ export interface DB {
   credit_ledger: CreditLedgerTable;
   webhook_endpoints: WebhookEndpointsTable;
   server_settings: ServerSettingsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -156,3 +224,7 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type AnalysisRow = Selectable<AnalysesTable>;
 export type ExportRow = Selectable<ExportsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type NewWebhookDelivery = Insertable<WebhookDeliveriesTable>;
+export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+export type BatchRow = Selectable<BatchesTable>;

@@ -1,8 +1,9 @@
 import { analysesWithExpiredFiles, findAnalysisById, updateAnalysis } from '../db/analyses.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
-import { ANALYSIS_QUEUE, forget, PROCESS_LEASE_MS, processAnalysis } from '../domain/analysis/pipeline.ts';
+import { ANALYSIS_QUEUE, forget, onFinished, PROCESS_LEASE_MS, processAnalysis } from '../domain/analysis/pipeline.ts';
 import type { Services } from '../http/context.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
+import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
 
 /** Delay before another attempt of a job that threw (attempt 1, 2, ...). */
@@ -28,6 +29,8 @@ export async function runOneAnalysisJob(s: Services): Promise<boolean> {
         completed_at: s.clock.now(),
         credits_milli: 0,
       } as never);
+      const failed = await findAnalysisById(s.db, id);
+      if (failed) await onFinished(s, failed);
     }
   }
   return true;
@@ -58,7 +61,7 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** Polls for due jobs and sweeps retention periodically, until stopped. */
+/** Polls for due jobs and webhook deliveries, and sweeps retention periodically, until stopped. */
 export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: number } = {}): Worker {
   const pollMs = opts.pollMs ?? 250;
   const sweepMs = opts.sweepMs ?? 60_000;
@@ -80,10 +83,23 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       }
     }
   })();
+  // Webhook deliveries run in a loop of their own, so a slow receiver (up to 15 s) never holds up analyses.
+  const deliveries = (async () => {
+    while (!stopping) {
+      try {
+        let worked = false;
+        while (!stopping && (await runDueDeliveries(s)) > 0) worked = true;
+        if (!worked) await new Promise((r) => setTimeout(r, pollMs));
+      } catch (err) {
+        if (!stopping) s.logger.error({ err }, 'webhook delivery loop error');
+        await new Promise((r) => setTimeout(r, pollMs));
+      }
+    }
+  })();
   return {
     stop: async () => {
       stopping = true;
-      await loop;
+      await Promise.all([loop, deliveries]);
     },
   };
 }

@@ -2,6 +2,8 @@ import type { operations } from '../../../generated/api.d.ts';
 import type { Handler } from '../http/context.ts';
 import { notImplemented } from '../http/errors.ts';
 import * as analyses from './analyses.ts';
+import * as batches from './batches.ts';
+import * as billing from './billing.ts';
 import * as documentTypes from './document-types.ts';
 import * as webhookEndpoints from './webhook-endpoints.ts';
 
@@ -36,10 +38,10 @@ export const handlers: Record<OperationId, Handler> = {
   reviewAnalysis: pending('POST /v1/analyses/{id}/review'),
   listReviews: pending('GET /v1/reviews'),
   // Batches, credits and usage (issue #6)
-  createBatch: pending('POST /v1/batches'),
-  getBatch: pending('GET /v1/batches/{id}'),
-  getBalance: pending('GET /v1/balance'),
-  getUsage: pending('GET /v1/usage'),
+  createBatch: batches.createBatch,
+  getBatch: batches.getBatch,
+  getBalance: billing.getBalance,
+  getUsage: billing.getUsage,
   // Document type catalogue
   listDocumentTypes: documentTypes.listDocumentTypes,
   getDocumentType: documentTypes.getDocumentType,

@@ -1,11 +1,15 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001_spine.ts';
 import * as m0002 from './0002_analyses.ts';
+import * as m0004 from './0004_batches.ts';
+import * as m0003 from './0003_webhook_deliveries.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_spine': m0001,
   '0002_analyses': m0002,
+  '0004_batches': m0004,
+  '0003_webhook_deliveries': m0003,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { getEntry, labelOf } from '../../catalogue/index.ts';
 import * as repo from '../../db/analyses.ts';
+import { recordUsage } from '../../db/usage.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../http/context.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -8,6 +9,7 @@ import { newId } from '../../ids.ts';
 import * as queue from '../../jobs/queue.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
+import { fanOutEvent } from '../../webhooks/deliveries.ts';
 import { decodeBase64File, downloadFileUrl, identifyUpload, inspectFile, maxPagesFor } from '../intake/index.ts';
 import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
 import type { NormalisedOptions } from './options.ts';
@@ -53,51 +55,91 @@ export async function presentWithExports(s: Services, row: AnalysisRow): Promise
   return present(s, row, expiry);
 }
 
-/**
- * POST /v1/analyze and /v1/classify: intake, a stored original, a durable job; synchronous calls run it
- * at once and answer 200 when it ends within the 30 s wait, else 202 while it goes on.
- */
-export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source: Source, options: NormalisedOptions): Promise<CreateResult> {
+export function assertModeAvailable(s: Services, auth: Auth): void {
   if (auth.livemode && !s.providers.live) {
     throw new ApiError(503, 'live_mode_unavailable', 'El modo live no está disponible: no hay proveedores de IA configurados. Usa una clave de test (ck_test_).');
   }
-  const { bytes, filename, param } = await readSource(s, source);
-  const mime = identifyUpload(bytes, param);
-  const { pages } = await inspectFile(bytes, mime, { maxPages: maxPagesFor({ async: options.async }), param });
+}
 
+/** A document read, identified and inspected: everything intake can refuse has been checked. */
+export interface PreparedDocument {
+  bytes: Uint8Array;
+  filename: string;
+  mime: string;
+  pages: number;
+}
+
+export async function prepareDocument(s: Services, source: Source, maxPages: number, paramPrefix = ''): Promise<PreparedDocument> {
+  const { bytes, filename, param } = await readSource(s, source);
+  // In a batch the item names the parameter (`files[].3`, `items.3.file_url`).
+  const named = paramPrefix === '' ? param : source.kind === 'upload' ? paramPrefix.replace(/\.$/, '') : `${paramPrefix}${param}`;
+  const mime = identifyUpload(bytes, named);
+  const { pages } = await inspectFile(bytes, mime, { maxPages, param: named });
+  return { bytes, filename, mime, pages };
+}
+
+/** Stores the original and builds the row of a new, queued analysis (the caller inserts it with its job). */
+export async function stageAnalysis(
+  s: Services,
+  auth: Auth,
+  kind: Kind,
+  doc: PreparedDocument,
+  options: NormalisedOptions,
+  batchId: string | null = null,
+): Promise<repo.NewAnalysis> {
   const now = s.clock.now();
   const id = newId('analysis', now.getTime());
   const fileKey = `${auth.account.id}/${id}/original`;
-  await s.blobs.put(fileKey, bytes);
-  const row: repo.NewAnalysis = {
+  await s.blobs.put(fileKey, doc.bytes);
+  return {
     id,
     account_id: auth.account.id,
     livemode: auth.livemode,
     kind,
-    batch_id: null,
+    batch_id: batchId,
     status: 'queued',
     language: options.language,
     options: options as unknown as Record<string, unknown>,
     metadata: options.metadata,
     keep_results: options.keep_results,
-    file_name: filename,
-    file_mime: mime,
-    file_pages: pages,
-    file_size: bytes.length,
-    file_sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+    file_name: doc.filename,
+    file_mime: doc.mime,
+    file_pages: doc.pages,
+    file_size: doc.bytes.length,
+    file_sha256: crypto.createHash('sha256').update(doc.bytes).digest('hex'),
     file_key: fileKey,
     storage_mode: options.storage,
     storage_expires_at: null,
     created_at: now,
   };
-  const jobId = newId('job', now.getTime());
+}
+
+/** Inserts staged analyses and their jobs in the caller's transaction; returns the job ids in order. */
+export async function insertStaged(s: Services, trx: Parameters<typeof repo.insertAnalysis>[0], rows: repo.NewAnalysis[]): Promise<string[]> {
+  const jobIds: string[] = [];
+  for (const row of rows) {
+    const jobId = newId('job', s.clock.now().getTime());
+    await repo.insertAnalysis(trx, row);
+    await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: row.id }, { id: jobId, maxAttempts: 3 });
+    jobIds.push(jobId);
+  }
+  return jobIds;
+}
+
+/**
+ * POST /v1/analyze and /v1/classify: intake, a stored original, a durable job; synchronous calls run it
+ * at once and answer 200 when it ends within the 30 s wait, else 202 while it goes on.
+ */
+export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source: Source, options: NormalisedOptions): Promise<CreateResult> {
+  assertModeAvailable(s, auth);
+  const doc = await prepareDocument(s, source, maxPagesFor({ async: options.async }));
+  const row = await stageAnalysis(s, auth, kind, doc, options);
+  const id = row.id;
+  let jobId: string;
   try {
-    await s.db.transaction().execute(async (trx) => {
-      await repo.insertAnalysis(trx, row);
-      await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: id }, { id: jobId, maxAttempts: 3 });
-    });
+    [jobId] = await s.db.transaction().execute((trx) => insertStaged(s, trx, [row]));
   } catch (err) {
-    await s.blobs.delete(fileKey);
+    await s.blobs.delete(row.file_key!);
     throw err;
   }
 
@@ -184,14 +226,19 @@ function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, 
   return { document, candidates: reading.candidates, verdict, fields, checks: outcome.checks, warnings, signature: toSignature(signature), processing };
 }
 
-async function emit(s: Services, row: AnalysisRow, type: string, data: unknown): Promise<void> {
-  await repo.insertEvent(s.db, {
+/** Writes the event to the outbox and, in the same transaction, one webhook delivery per subscribed endpoint of its account and mode. */
+export async function emitEvent(s: Services, scope: { account_id: string; livemode: boolean }, type: string, data: unknown): Promise<void> {
+  const event = {
     id: newId('event', s.clock.now().getTime()),
-    account_id: row.account_id,
-    livemode: row.livemode,
+    account_id: scope.account_id,
+    livemode: scope.livemode,
     type,
     payload: { type, created_at: s.clock.now().toISOString(), data: data as Record<string, unknown> },
     created_at: s.clock.now(),
+  };
+  await s.db.transaction().execute(async (trx) => {
+    await repo.insertEvent(trx, event);
+    await fanOutEvent(trx, s.clock, event);
   });
 }
 
@@ -257,19 +304,64 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
   await createExports(s, done, options);
   const final = (await repo.findAnalysisById(s.db, id))!;
   const body = await presentWithExports(s, final);
-  if (!final.batch_id) await emit(s, final, 'analysis.completed', body);
-  if (result.verdict && result.verdict.status === 'review' && final.kind === 'analysis') await emit(s, final, 'analysis.review_required', body);
+  if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body);
+  if (result.verdict && result.verdict.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body);
+  await onFinished(s, final);
   return DONE;
+}
+
+/** Whatever follows the end of an analysis, completed or failed: its usage record, and its batch. */
+export async function onFinished(s: Services, row: AnalysisRow): Promise<void> {
+  await recordUsage(s.db, {
+    analysis_id: row.id,
+    account_id: row.account_id,
+    livemode: row.livemode,
+    day: (row.completed_at ?? s.clock.now()).toISOString().slice(0, 10),
+    document_type: row.document_type ?? 'unknown',
+    kind: row.kind === 'classification' ? 'classification' : row.batch_id ? 'batch_analysis' : 'analysis',
+    pages: row.file_pages,
+    credits_milli: row.credits_milli,
+    created_at: s.clock.now(),
+  });
+  if (row.batch_id) {
+    const { onBatchAnalysisFinished } = await import('../batches.ts');
+    await onBatchAnalysisFinished(s, row.batch_id);
+  }
 }
 
 async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }): Promise<void> {
   await repo.updateAnalysis(s.db, row.id, { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), credits_milli: 0, ...storagePatch(s, row, options) } as never);
   if (options.storage === 'none' && row.file_key) await s.blobs.delete(row.file_key);
   const failed = (await repo.findAnalysisById(s.db, row.id))!;
-  await emit(s, failed, 'analysis.failed', present(s, failed));
+  await emitEvent(s, failed, 'analysis.failed', present(s, failed));
+  await onFinished(s, failed);
 }
 
 /** The `export` option: each format rendered once, stored, and offered through a signed URL for 24 h. */
+/** Stores a rendered export for 24 h under `keyPrefix` and returns its `exp_` id (for a signed URL). */
+export async function storeExport(
+  s: Services,
+  owner: { analysis_id: string | null; batch_id: string | null },
+  keyPrefix: string,
+  format: string,
+  rendered: { bytes: Uint8Array; contentType: string; filename: string },
+): Promise<string> {
+  const exportId = newId('export', s.clock.now().getTime());
+  const blobKey = `${keyPrefix}/exports/${exportId}`;
+  await s.blobs.put(blobKey, rendered.bytes);
+  await repo.insertExport(s.db, {
+    id: exportId,
+    ...owner,
+    format,
+    blob_key: blobKey,
+    content_type: rendered.contentType,
+    filename: rendered.filename,
+    created_at: s.clock.now(),
+    expires_at: new Date(s.clock.now().getTime() + EXPORT_TTL_MS),
+  });
+  return exportId;
+}
+
 async function createExports(s: Services, row: AnalysisRow, options: NormalisedOptions): Promise<void> {
   if (row.kind !== 'analysis' || options.export.length === 0) return;
   const { renderAnalysisExport } = await import('../../exports/index.ts');
@@ -277,19 +369,7 @@ async function createExports(s: Services, row: AnalysisRow, options: NormalisedO
   const map: Record<string, string> = {};
   for (const format of options.export) {
     const rendered = await renderAnalysisExport(format, analysis, { language: options.language, generatedAt: s.clock.now() });
-    const exportId = newId('export', s.clock.now().getTime());
-    const blobKey = `${row.account_id}/${row.id}/exports/${exportId}`;
-    await s.blobs.put(blobKey, rendered.bytes);
-    await repo.insertExport(s.db, {
-      id: exportId,
-      analysis_id: row.id,
-      format,
-      blob_key: blobKey,
-      content_type: rendered.contentType,
-      filename: rendered.filename,
-      created_at: s.clock.now(),
-      expires_at: new Date(s.clock.now().getTime() + EXPORT_TTL_MS),
-    });
+    const exportId = await storeExport(s, { analysis_id: row.id, batch_id: null }, `${row.account_id}/${row.id}`, format, rendered);
     map[format] = exportId;
   }
   await repo.updateAnalysis(s.db, row.id, { exports: JSON.stringify(map) } as never);

@@ -1,0 +1,144 @@
+import type { components } from '../../../generated/api.d.ts';
+import * as batchRepo from '../db/batches.ts';
+import * as repo from '../db/analyses.ts';
+import type { BatchRow } from '../db/schema.ts';
+import { renderAnalysesExport } from '../exports/index.ts';
+import type { Auth, Services } from '../http/context.ts';
+import { ApiError, resourceMissing } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import { maxPagesFor } from './intake/index.ts';
+import { normaliseOptions, type AnalyzeOptions } from './analysis/options.ts';
+import { toAnalysis } from './analysis/presenter.ts';
+import {
+  assertModeAvailable,
+  storeExport,
+  insertStaged,
+  prepareDocument,
+  stageAnalysis,
+  emitEvent,
+  type PreparedDocument,
+  type Source,
+} from './analysis/pipeline.ts';
+
+export type Batch = components['schemas']['Batch'];
+
+export const MAX_BATCH_DOCUMENTS = 100;
+/** Batch exports: every analysis of the batch, one row each. */
+const BATCH_EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+
+export interface BatchItemInput {
+  source: Source | null;
+  /** Raw options of the item, merged over the common ones. */
+  options: AnalyzeOptions | undefined;
+}
+
+/**
+ * Item options over the common ones: top-level keys replace, `checks` and `metadata` merge one level
+ * (an item can add one check or one metadata key without restating the rest).
+ */
+export function mergeOptions(common: AnalyzeOptions, item: AnalyzeOptions | undefined): AnalyzeOptions {
+  if (!item) return { ...common };
+  return {
+    ...common,
+    ...item,
+    ...(common.checks || item.checks ? { checks: { ...(common.checks ?? {}), ...(item.checks ?? {}) } } : {}),
+    ...(common.metadata || item.metadata ? { metadata: { ...(common.metadata ?? {}), ...(item.metadata ?? {}) } } : {}),
+  };
+}
+
+function signed(s: Services, exportId: string, expires: Date): string {
+  return `${s.config.baseUrl}/v1/files/${s.signer.sign({ kind: 'export', id: exportId, expires: Math.floor(expires.getTime() / 1000) })}`;
+}
+
+export async function toBatch(s: Services, row: BatchRow): Promise<Batch> {
+  const counts = await batchRepo.batchCounts(s.db, row.id);
+  const exports: Record<string, string> = {};
+  for (const [format, exportId] of Object.entries(row.exports ?? {})) {
+    const e = await repo.findExport(s.db, exportId);
+    if (e && e.expires_at.getTime() > s.clock.now().getTime()) exports[format] = signed(s, exportId, e.expires_at);
+  }
+  return {
+    id: row.id,
+    object: 'batch',
+    status: row.status,
+    livemode: row.livemode,
+    total: row.total,
+    counts,
+    analyses: row.analyses,
+    exports,
+    metadata: row.metadata,
+    created_at: row.created_at.toISOString(),
+    completed_at: row.completed_at ? row.completed_at.toISOString() : null,
+  };
+}
+
+/**
+ * POST /v1/batches: every document is read and checked first (a bad one refuses the whole batch and
+ * nothing is stored), then the batch, its analyses and their jobs are created in one transaction.
+ */
+export async function createBatch(s: Services, auth: Auth, common: AnalyzeOptions, items: BatchItemInput[], itemParam: (i: number) => string): Promise<Batch> {
+  if (items.length === 0) throw new ApiError(400, 'empty_batch', 'El lote no tiene documentos.', 'items');
+  if (items.length > MAX_BATCH_DOCUMENTS) throw new ApiError(400, 'batch_too_large', `Un lote admite como máximo ${MAX_BATCH_DOCUMENTS} documentos (${items.length} recibidos).`, 'items');
+  const commonOptions = normaliseOptions(common, 'options.');
+  assertModeAvailable(s, auth);
+
+  const prepared: Array<{ doc: PreparedDocument; options: ReturnType<typeof normaliseOptions> }> = [];
+  for (const [i, item] of items.entries()) {
+    if (!item.source) throw new ApiError(400, 'missing_file', `El documento ${i} no tiene archivo (file_url, o file_base64 y filename).`, itemParam(i));
+    const options = { ...normaliseOptions(mergeOptions(common, item.options), `${itemParam(i)}.options.`), async: true };
+    prepared.push({ doc: await prepareDocument(s, item.source, maxPagesFor({ batch: true }), `${itemParam(i)}.`), options });
+  }
+
+  const now = s.clock.now();
+  const batchId = newId('batch', now.getTime());
+  const staged: Awaited<ReturnType<typeof stageAnalysis>>[] = [];
+  try {
+    for (const p of prepared) staged.push(await stageAnalysis(s, auth, 'analysis', p.doc, p.options, batchId));
+    await s.db.transaction().execute(async (trx) => {
+      await batchRepo.insertBatch(trx, {
+        id: batchId,
+        account_id: auth.account.id,
+        livemode: auth.livemode,
+        status: 'processing',
+        total: staged.length,
+        analyses: staged.map((r) => r.id),
+        metadata: commonOptions.metadata,
+        language: commonOptions.language,
+        created_at: now,
+      });
+      await insertStaged(s, trx, staged);
+    });
+  } catch (err) {
+    for (const r of staged) if (r.file_key) await s.blobs.delete(r.file_key);
+    throw err;
+  }
+  return toBatch(s, (await batchRepo.findBatchById(s.db, batchId))!);
+}
+
+export async function getBatch(s: Services, auth: Auth, id: string): Promise<Batch> {
+  const row = await batchRepo.findBatch(s.db, { account_id: auth.account.id, livemode: auth.livemode }, id);
+  if (!row) throw resourceMissing(id);
+  return toBatch(s, row);
+}
+
+/**
+ * Called when an analysis of a batch reaches `completed` or `failed`: the last one completes the batch
+ * (exactly once, even with several workers), renders its exports and sends `batch.completed`.
+ */
+export async function onBatchAnalysisFinished(s: Services, batchId: string): Promise<void> {
+  const counts = await batchRepo.batchCounts(s.db, batchId);
+  if (counts.queued + counts.processing > 0) return;
+  if (!(await batchRepo.markBatchCompleted(s.db, batchId, s.clock.now()))) return;
+  const batch = (await batchRepo.findBatchById(s.db, batchId))!;
+  const rows = await batchRepo.analysesOfBatch(s.db, batchId);
+  const analyses = rows.map((r) => toAnalysis(s, r));
+  const map: Record<string, string> = {};
+  for (const format of BATCH_EXPORT_FORMATS) {
+    const rendered = await renderAnalysesExport(format, analyses, { language: batch.language, generatedAt: s.clock.now(), name: batchId });
+    const exportId = await storeExport(s, { analysis_id: null, batch_id: batchId }, `${batch.account_id}/batches/${batchId}`, format, rendered);
+    map[format] = exportId;
+  }
+  await batchRepo.setBatchExports(s.db, batchId, map);
+  const done = (await batchRepo.findBatchById(s.db, batchId))!;
+  await emitEvent(s, { account_id: done.account_id, livemode: done.livemode }, 'batch.completed', await toBatch(s, done));
+}
