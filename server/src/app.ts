@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { newId } from './ids.ts';
 import type { Handler, Services } from './http/context.ts';
 import { ApiError, toErrorResponse } from './http/errors.ts';
+import { mountDocs } from './http/docs.ts';
 import { apiPipeline } from './http/pipeline.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { loadSpec } from './openapi.ts';
@@ -55,6 +56,8 @@ export function buildApp(services: Services, opts: AppOptions = {}): express.Exp
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.end(spec.raw);
   });
+
+  mountDocs(app);
 
   app.use(
     '/v1',
