@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.d.ts';
-import { allEntries, getEntry, isAlpha3, searchEntries, toDocumentType, type Category, type Language } from '../catalogue/index.ts';
+import { getEntry, isAlpha3, searchEntries, toDocumentType, type Category, type Language } from '../catalogue/index.ts';
 import { ApiError } from '../http/errors.ts';
 
 export type DocumentType = components['schemas']['DocumentType'];
@@ -45,4 +45,3 @@ export function getDocumentType(type: string, language: Language): DocumentType 
   return toDocumentType(entry, language);
 }
 
-export const catalogueSize = (): number => allEntries().length;

@@ -110,8 +110,3 @@ export function normaliseOptions(raw: AnalyzeOptions, prefix: string): Normalise
     precise_bboxes: raw.precise_bboxes ?? false,
   };
 }
-
-/** JSON bodies were validated by the pipeline already; options at the root or nested are equally strict. */
-export function readOptions(raw: Record<string, unknown>, prefix: string): NormalisedOptions {
-  return normaliseOptions(raw as AnalyzeOptions, prefix);
-}
