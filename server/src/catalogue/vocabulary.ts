@@ -1,3 +1,5 @@
+import { CHECK_CODES } from '../validators/types.ts';
+
 /**
  * Closed vocabularies of the document type catalogue and the shape of one entry.
  *
@@ -36,17 +38,7 @@ export type Category = (typeof CATEGORIES)[number];
  * in DocumentType.validators (not_expired, holder, age, aamva_barcode, id_number, pdf_signature, i9_list).
  */
 export const VALIDATOR_NAMES = [
-  'nif_check_digit',
-  'mrz_checksums',
-  'mrz_matches_visual',
-  'iban_checksum',
-  'invoice_totals',
-  'csv_format',
-  'date_consistency',
-  'id_number_checksum',
-  'id_number_format',
-  'id_number_matches_birth_date',
-  'aamva_matches_visual',
+  ...CHECK_CODES,
   'not_expired',
   'holder',
   'age',

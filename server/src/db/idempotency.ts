@@ -22,33 +22,24 @@ export async function claimIdempotencyKey(
   lockUntil: Date,
   windowStart: Date,
 ): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRow }> {
+  // A fresh claim: what a new key gets, and what a key past its window or abandoned by a dead owner becomes.
+  const claim = {
+    ...req,
+    state: 'in_progress' as const,
+    response_status: null,
+    response_headers: null,
+    response_body: null,
+    locked_until: lockUntil,
+    created_at: now,
+    completed_at: null,
+  };
   const inserted = await db
     .insertInto('idempotency_keys')
-    .values({
-      ...scope,
-      ...req,
-      state: 'in_progress',
-      response_status: null,
-      response_headers: null,
-      response_body: null,
-      locked_until: lockUntil,
-      created_at: now,
-      completed_at: null,
-    })
+    .values({ ...scope, ...claim })
     .onConflict((oc) =>
       oc
         .columns(['account_id', 'livemode', 'idempotency_key'])
-        .doUpdateSet({
-          operation_id: req.operation_id,
-          request_hash: req.request_hash,
-          state: 'in_progress',
-          response_status: null,
-          response_headers: null,
-          response_body: null,
-          locked_until: lockUntil,
-          created_at: now,
-          completed_at: null,
-        })
+        .doUpdateSet(claim)
         .where((eb) =>
           eb.or([
             eb('idempotency_keys.created_at', '<', windowStart),

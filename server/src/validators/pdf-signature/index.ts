@@ -230,6 +230,36 @@ function isPlaceholder(d: PdfDict): boolean {
   return c.v.every((b) => b === 0);
 }
 
+/** A detail that has proved nothing yet: `invalid` until each check passes. */
+function blankDetail(
+  field: string | null,
+  byteRange: number[] | null,
+  subFilter: string | null,
+  kind: PdfSignatureDetail['kind'],
+  errors: string[],
+): PdfSignatureDetail {
+  return {
+    field_name: field,
+    byte_range: byteRange,
+    covers_whole_revision: false,
+    digest_ok: false,
+    signature_ok: false,
+    chain_ok: false,
+    trusted: false,
+    signer: null,
+    issuer: null,
+    signed_at: null,
+    signed_at_source: null,
+    trust_anchor: null,
+    modified_after: false,
+    sub_filter: subFilter,
+    kind,
+    status: 'invalid',
+    errors,
+    changes_permitted: [],
+  };
+}
+
 /** Contents located exactly in the ByteRange gap. */
 function contentsInGap(d: PdfDict, br: number[] | null): boolean {
   const c = d.m.get('Contents');
@@ -245,26 +275,7 @@ function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSigna
   const subFilter = isName(subFilterV) ? subFilterV.v : null;
   const isDocTs = subFilter === 'ETSI.RFC3161' || isName(d.m.get('Type'), 'DocTimeStamp');
   const br = numbersOf(d.m.get('ByteRange'));
-  const detail: PdfSignatureDetail = {
-    field_name: field,
-    byte_range: br,
-    covers_whole_revision: false,
-    digest_ok: false,
-    signature_ok: false,
-    chain_ok: false,
-    trusted: false,
-    signer: null,
-    issuer: null,
-    signed_at: null,
-    signed_at_source: null,
-    trust_anchor: null,
-    modified_after: false,
-    sub_filter: subFilter,
-    kind: isDocTs ? 'document_timestamp' : 'signature',
-    status: 'invalid',
-    errors,
-    changes_permitted: [],
-  };
+  const detail = blankDetail(field, br, subFilter, isDocTs ? 'document_timestamp' : 'signature', errors);
 
   // --- ByteRange coverage
   let chunks: Uint8Array[] | null = null;
@@ -472,26 +483,7 @@ export async function verifyPdfSignatures(pdf: Uint8Array, opts: { trustStore: T
     try {
       detail = verifyOne(ctx, c, names.get(c.objNum) ?? null);
     } catch (e) {
-      detail = {
-        field_name: names.get(c.objNum) ?? null,
-        byte_range: numbersOf(c.dict.m.get('ByteRange')),
-        covers_whole_revision: false,
-        digest_ok: false,
-        signature_ok: false,
-        chain_ok: false,
-        trusted: false,
-        signer: null,
-        issuer: null,
-        signed_at: null,
-        signed_at_source: null,
-        trust_anchor: null,
-        modified_after: false,
-        sub_filter: null,
-        kind: 'signature',
-        status: 'invalid',
-        errors: [`internal error: ${(e as Error).message}`],
-        changes_permitted: [],
-      };
+      detail = blankDetail(names.get(c.objNum) ?? null, numbersOf(c.dict.m.get('ByteRange')), null, 'signature', [`internal error: ${(e as Error).message}`]);
     }
     result.details.push(detail);
   }
