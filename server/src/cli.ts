@@ -14,6 +14,8 @@ Commands:
   accounts create [--name NAME] [--email EMAIL] [--json]
       Creates an account with four keys (test, live, and their publishable twins) and prints them once.
   accounts update --account acct_... [--email EMAIL] [--email-verified true|false] [--rate-limit N]
+                  [--monthly-credit-cap CREDITS|none] [--low-credit-threshold CREDITS]
+      Live-mode spend settings: the monthly cap (402 monthly_cap_reached past it) and the credits.low threshold.
   keys create --account acct_... [--mode test|live] [--kind secret|publishable] [--name NAME] [--json]
   keys list --account acct_... [--json]
   keys revoke key_...
@@ -24,6 +26,13 @@ must be stopped), or PostgreSQL through DATABASE_URL (at any time).
 `;
 
 class UsageError extends Error {}
+
+/** A non-negative number of credits as integer milli-credits. */
+function creditsToMilli(text: string, message: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(message);
+  return Math.round(n * 1000);
+}
 
 function need(value: string | undefined, what: string): string {
   if (value === undefined || value === '') throw new UsageError(`missing ${what}`);
@@ -40,6 +49,8 @@ async function run(argv: string[]): Promise<void> {
       email: { type: 'string' },
       'email-verified': { type: 'string' },
       'rate-limit': { type: 'string' },
+      'monthly-credit-cap': { type: 'string' },
+      'low-credit-threshold': { type: 'string' },
       account: { type: 'string' },
       mode: { type: 'string', default: 'test' },
       kind: { type: 'string', default: 'secret' },
@@ -84,6 +95,13 @@ async function run(argv: string[]): Promise<void> {
           if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError('--rate-limit must be an integer from 1 to 10000');
           patch.rate_limit_per_second = n;
         }
+        if (values['monthly-credit-cap'] !== undefined) {
+          const v = values['monthly-credit-cap'];
+          patch.monthly_credit_cap_milli = v === 'none' ? null : creditsToMilli(v, '--monthly-credit-cap must be a number of credits (0 or more) or none');
+        }
+        if (values['low-credit-threshold'] !== undefined) {
+          patch.low_credit_threshold_milli = creditsToMilli(values['low-credit-threshold'], '--low-credit-threshold must be a number of credits (0 or more)');
+        }
         await updateAccount(services.db, id, patch);
         out({ account: id, updated: Object.keys(patch) }, `Updated ${id}: ${Object.keys(patch).join(', ') || 'nothing'}`);
         break;
@@ -115,6 +133,7 @@ async function run(argv: string[]): Promise<void> {
         const id = await accountOf();
         const amount = Number(need(values.amount, '--amount'));
         if (!Number.isFinite(amount) || amount === 0) throw new UsageError('--amount must be a non-zero number of credits');
+        if (values.reason === 'charge') throw new UsageError('--reason charge is kept for analysis charges');
         const { balance } = await addCredits(services.db, services.clock, id, amount, values.reason ?? 'manual_top_up');
         out({ account: id, added: amount, balance }, `Added ${amount} credits to ${id}; ledger balance ${balance}`);
         break;
@@ -128,7 +147,8 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((err) => {
-  if (err instanceof UsageError) {
+  // parseArgs's own complaints (unknown option, missing value) are usage errors too.
+  if (err instanceof UsageError || String((err as { code?: unknown })?.code ?? '').startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`cotejo: ${err.message}\n\n${USAGE}`);
     process.exit(2);
   }

@@ -105,6 +105,14 @@ describe('the cotejo CLI', () => {
     const credits = JSON.parse(cli(['credits', 'add', '--account', out.account, '--amount', '12.5', '--json'], env).stdout);
     expect(credits.balance).toBe(12.5);
 
+    const settings = cli(['accounts', 'update', '--account', out.account, '--email-verified', 'true', '--monthly-credit-cap', '250', '--low-credit-threshold', '5', '--json'], env);
+    expect(settings.code, settings.stderr).toBe(0);
+    expect(JSON.parse(settings.stdout).updated).toEqual(['email_verified', 'monthly_credit_cap_milli', 'low_credit_threshold_milli']);
+    expect(cli(['accounts', 'update', '--account', out.account, '--monthly-credit-cap', 'none'], env).code).toBe(0);
+    const badCap = cli(['accounts', 'update', '--account', out.account, '--monthly-credit-cap=-1'], env);
+    expect(badCap.code).toBe(2);
+    expect(badCap.stderr).toContain('--monthly-credit-cap');
+
     const bad = cli(['keys', 'create', '--account', 'acct_nope'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no account');

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../server/src/config.ts';
 import { dropSchema } from '../../server/src/db/database.ts';
 import { createAccount, type CreatedAccount } from '../../server/src/domain/accounts.ts';
 import type { Services } from '../../server/src/http/context.ts';
+import type { Provider } from '../../server/src/providers/types.ts';
 import { startWorker } from '../../server/src/jobs/worker.ts';
 import { createLogger } from '../../server/src/logger.ts';
 import { openServices } from '../../server/src/services.ts';
@@ -53,6 +54,8 @@ export interface StartOptions extends AppOptions {
   config?: Partial<Config>;
   /** Run the background worker (async analyses, deferred ones); off by default so tests drive jobs themselves. */
   worker?: boolean;
+  /** A live-mode reader (see live-provider.ts); without one live keys get 503 live_mode_unavailable, as in production. */
+  liveProvider?: Provider;
 }
 
 /** The real app on a real, fresh database (in-memory PGlite, or a PostgreSQL schema of its own). */
@@ -63,6 +66,7 @@ export async function startTestApp(kind: DbKind, opts: StartOptions = {}): Promi
   const config: Config = { ...loadConfig({}), dataDir, databaseUrl: kind === 'postgres' ? process.env.DATABASE_URL : undefined, ...opts.config };
   const services = await openServices(config, clock, createLogger('silent'), { dataDir: undefined, schema, poolSize: 5 });
   // A generous rate limit, so suites are not throttled; the rate-limit tests make their own accounts.
+  if (opts.liveProvider) services.providers.live = opts.liveProvider;
   const account = await createAccount(services.db, clock, { name: 'Test account', rateLimitPerSecond: 100_000 });
   const app = buildApp(services, opts);
   const worker = opts.worker ? startWorker(services, { pollMs: 20 }) : undefined;

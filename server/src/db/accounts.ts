@@ -22,7 +22,7 @@ export async function countAccounts(db: Conn): Promise<number> {
 export async function updateAccount(
   db: Conn,
   id: string,
-  patch: Partial<Pick<AccountRow, 'email' | 'email_verified' | 'rate_limit_per_second' | 'name'>>,
+  patch: Partial<Pick<AccountRow, 'email' | 'email_verified' | 'rate_limit_per_second' | 'name' | 'monthly_credit_cap_milli' | 'low_credit_threshold_milli'>>,
 ): Promise<boolean> {
   const r = await db.updateTable('accounts').set(patch).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
@@ -46,6 +46,7 @@ export async function findActiveKeyByHash(db: Conn, keyHash: string): Promise<Ke
       'k.id as key_id', 'k.account_id', 'k.kind', 'k.livemode', 'k.display_prefix', 'k.key_hash', 'k.name as key_name',
       'k.created_at as key_created_at', 'k.revoked_at',
       'a.name as account_name', 'a.email', 'a.email_verified', 'a.rate_limit_per_second', 'a.created_at as account_created_at',
+      'a.monthly_credit_cap_milli', 'a.low_credit_threshold_milli', 'a.low_credit_notified_at',
     ])
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null)
@@ -59,6 +60,8 @@ export async function findActiveKeyByHash(db: Conn, keyHash: string): Promise<Ke
     account: {
       id: row.account_id, name: row.account_name, email: row.email, email_verified: row.email_verified,
       rate_limit_per_second: row.rate_limit_per_second, created_at: row.account_created_at,
+      monthly_credit_cap_milli: row.monthly_credit_cap_milli, low_credit_threshold_milli: row.low_credit_threshold_milli,
+      low_credit_notified_at: row.low_credit_notified_at,
     },
   };
 }

@@ -11,6 +11,12 @@ export interface AccountsTable {
   email_verified: Generated<boolean>;
   rate_limit_per_second: Generated<number>;
   created_at: Timestamp;
+  /** Paid milli-credits a calendar month (UTC) may spend in live mode; null: no cap. */
+  monthly_credit_cap_milli: ColumnType<number | null, number | null | undefined, number | null>;
+  /** `credits.low` is sent when spendable credits fall below this. */
+  low_credit_threshold_milli: Generated<number>;
+  /** When `credits.low` was sent; null once topped up again. */
+  low_credit_notified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ApiKeysTable {
@@ -199,7 +205,22 @@ export interface UsageRecordsTable {
   created_at: Timestamp;
 }
 
+/** Credits held by one live analysis while it runs: captured into the ledger when it completes, released when it fails. */
+export interface CreditReservationsTable {
+  analysis_id: string;
+  account_id: string;
+  batch_id: string | null;
+  /** From the monthly free tier. */
+  free_milli: number;
+  /** From paid credits (becomes a `charge` ledger entry on capture). */
+  paid_milli: number;
+  status: 'held' | 'captured' | 'released';
+  created_at: Timestamp;
+  settled_at: Timestamp | null;
+}
+
 export interface DB {
+  credit_reservations: CreditReservationsTable;
   usage_records: UsageRecordsTable;
   batches: BatchesTable;
   analyses: AnalysesTable;

@@ -42,15 +42,3 @@ export async function aggregateUsage(
   const rows = await q.groupBy(['day', 'document_type', 'kind']).orderBy('day').orderBy('document_type').orderBy('kind').execute();
   return rows.map((r) => ({ ...r, count: Number(r.count), pages: Number(r.pages), credits_milli: Number(r.credits_milli) }));
 }
-
-/** Milli-credits taken from the free tier since `since` (ledger entries with that reason). */
-export async function freeTierUsedMilli(db: Conn, accountId: string, since: Date): Promise<number> {
-  const r = await db
-    .selectFrom('credit_ledger')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_milli'), eb.lit(0)).as('total'))
-    .where('account_id', '=', accountId)
-    .where('reason', '=', 'free_tier_charge')
-    .where('created_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  return -Number(r.total);
-}

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import * as accounts from '../db/accounts.ts';
-import { insertLedgerEntry, ledgerBalanceMilli } from '../db/credits.ts';
+import { clearLowCreditNotified, insertLedgerEntry, ledgerBalanceMilli } from '../db/credits.ts';
 import type { ApiKeyRow, DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 
@@ -127,5 +127,7 @@ export async function addCredits(
     reference: null,
     created_at: clock.now(),
   });
+  // A top-up arms `credits.low` again.
+  if (milli > 0) await clearLowCreditNotified(db, accountId);
   return { balance: (await ledgerBalanceMilli(db, accountId)) / 1000 };
 }

@@ -6,6 +6,7 @@ import { renderAnalysesExport } from '../exports/index.ts';
 import type { Auth, Services } from '../http/context.ts';
 import { ApiError, resourceMissing } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { priceMilli, reserveCredits } from './billing.ts';
 import { maxPagesFor } from './intake/index.ts';
 import { normaliseOptions, type AnalyzeOptions } from './analysis/options.ts';
 import { toAnalysis } from './analysis/presenter.ts';
@@ -95,6 +96,8 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
   try {
     for (const p of prepared) staged.push(await stageAnalysis(s, auth, 'analysis', p.doc, p.options, batchId));
     await s.db.transaction().execute(async (trx) => {
+      // Every document covered, or 402 and nothing created.
+      await reserveCredits(trx, s, auth, staged.map((r) => ({ analysis_id: r.id, price_milli: priceMilli('analysis', true), batch_id: batchId })));
       await batchRepo.insertBatch(trx, {
         id: batchId,
         account_id: auth.account.id,

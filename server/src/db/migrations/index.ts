@@ -3,6 +3,7 @@ import * as m0001 from './0001_spine.ts';
 import * as m0002 from './0002_analyses.ts';
 import * as m0004 from './0004_batches.ts';
 import * as m0003 from './0003_webhook_deliveries.ts';
+import * as m0005 from './0005_charging.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_analyses': m0002,
   '0004_batches': m0004,
   '0003_webhook_deliveries': m0003,
+  '0005_charging': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { getEntry, labelOf } from '../../catalogue/index.ts';
 import * as repo from '../../db/analyses.ts';
 import { recordUsage } from '../../db/usage.ts';
+import { captureCredits, notifyIfLow, priceMilli, releaseCredits, reserveCredits } from '../billing.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../http/context.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -137,7 +138,11 @@ export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source
   const id = row.id;
   let jobId: string;
   try {
-    [jobId] = await s.db.transaction().execute((trx) => insertStaged(s, trx, [row]));
+    [jobId] = await s.db.transaction().execute(async (trx) => {
+      // Live work holds its price first (402 refuses it, and then nothing is created).
+      await reserveCredits(trx, s, auth, [{ analysis_id: id, price_milli: priceMilli(kind, false), batch_id: null }]);
+      return insertStaged(s, trx, [row]);
+    });
   } catch (err) {
     await s.blobs.delete(row.file_key!);
     throw err;
@@ -260,7 +265,12 @@ const DONE: ProcessOutcome = { kind: 'done' };
  */
 export async function processAnalysis(s: Services, id: string, opts: { syncBudgetMs?: number } = {}): Promise<ProcessOutcome> {
   const row = await repo.findAnalysisById(s.db, id);
-  if (!row || row.status === 'completed' || row.status === 'failed') return DONE;
+  if (!row) {
+    // Deleted before it ran: whatever it held goes back.
+    await releaseCredits(s.db, s, id);
+    return DONE;
+  }
+  if (row.status === 'completed' || row.status === 'failed') return DONE;
   const options = row.options as unknown as NormalisedOptions;
   if (row.status === 'queued') {
     await repo.updateAnalysis(s.db, id, { status: 'processing', started_at: s.clock.now() });
@@ -297,16 +307,23 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
   const signature = row.file_mime === 'application/pdf' && row.kind === 'analysis' ? await verifyPdfSignatures(bytes, { trustStore: s.trustStore, at: s.clock.now() }) : null;
   const result = buildResult(s, row, options, reading, signature);
   const completedAt = s.clock.now();
-  const patch = { status: 'completed' as const, result: result as unknown as Record<string, unknown>, document_type: result.document?.type ?? null, completed_at: completedAt, credits_milli: 0, ...storagePatch(s, row, options) };
-  await repo.updateAnalysis(s.db, id, patch as never);
+  const patch = { status: 'completed' as const, result: result as unknown as Record<string, unknown>, document_type: result.document?.type ?? null, completed_at: completedAt, ...storagePatch(s, row, options) };
+  // Completed and charged together: the held credits become the charge, exactly once.
+  const charged = await s.db.transaction().execute(async (trx) => {
+    const milli = await captureCredits(trx, s, id);
+    await repo.updateAnalysis(trx, id, { ...patch, credits_milli: milli } as never);
+    return milli;
+  });
   if (patch.file_key === null && row.file_key) await s.blobs.delete(row.file_key);
-  const done = (await repo.findAnalysisById(s.db, id))!;
+  const done = await repo.findAnalysisById(s.db, id);
+  if (!done) return DONE; // deleted while it ran (DELETE released its credits)
   await createExports(s, done, options);
   const final = (await repo.findAnalysisById(s.db, id))!;
   const body = await presentWithExports(s, final);
   if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body);
   if (result.verdict && result.verdict.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body);
   await onFinished(s, final);
+  if (charged > 0) await notifyIfLow(s, final.account_id, (data) => emitEvent(s, { account_id: final.account_id, livemode: true }, 'credits.low', data));
   return DONE;
 }
 
@@ -330,7 +347,11 @@ export async function onFinished(s: Services, row: AnalysisRow): Promise<void> {
 }
 
 async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }): Promise<void> {
-  await repo.updateAnalysis(s.db, row.id, { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), credits_milli: 0, ...storagePatch(s, row, options) } as never);
+  // Failed work is not charged: what it held goes back, in the same transaction.
+  await s.db.transaction().execute(async (trx) => {
+    await releaseCredits(trx, s, row.id);
+    await repo.updateAnalysis(trx, row.id, { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), credits_milli: 0, ...storagePatch(s, row, options) } as never);
+  });
   if (options.storage === 'none' && row.file_key) await s.blobs.delete(row.file_key);
   const failed = (await repo.findAnalysisById(s.db, row.id))!;
   await emitEvent(s, failed, 'analysis.failed', present(s, failed));
