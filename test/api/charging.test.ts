@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateAccount } from '../../server/src/db/accounts.ts';
 import { addCredits, type CreatedAccount } from '../../server/src/domain/accounts.ts';
 import { captureCredits } from '../../server/src/domain/billing.ts';
+import { ANALYSIS_QUEUE, PROCESS_LEASE_MS, processAnalysis } from '../../server/src/domain/analysis/pipeline.ts';
+import * as queue from '../../server/src/jobs/queue.ts';
 import { runOneAnalysisJob } from '../../server/src/jobs/worker.ts';
 import { DATABASES, ManualClock, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures, form } from '../support/files.ts';
@@ -111,6 +113,23 @@ describe.each(DATABASES)('live-mode charging on %s', (kind) => {
       app.services.db.insertInto('credit_ledger').values({ id: 'led_dup', account_id: acc.account, amount_milli: -1000, reason: 'charge', reference: a.body.id, created_at: clock.now() }).execute(),
     ).rejects.toThrow();
     expect((await balance(acc.keys.live)).credits_available).toBe(4);
+  });
+
+  it('a worker that dies mid-job: the job is taken again after its lease and charged once', async () => {
+    await drain();
+    const acc = await account({ verified: false, paid: 5 });
+    const a = await analyze(acc.keys.live, 'dni_valid.jpg', { async: true });
+    // A first worker claims the job and dies without a word.
+    expect(await queue.claim(app.services.db, clock, ANALYSIS_QUEUE, PROCESS_LEASE_MS)).toBeTruthy();
+    expect(await runOneAnalysisJob(app.services), 'leased to the dead worker').toBe(false);
+    expect(await balance(acc.keys.live)).toMatchObject({ credits_available: 4, credits_reserved: 1 });
+    clock.advance(PROCESS_LEASE_MS + 1000);
+    expect(await runOneAnalysisJob(app.services)).toBe(true);
+    // A worker that finished but died before marking its job done runs it once more: nothing new.
+    await processAnalysis(app.services, a.body.id);
+    expect((await app.request('GET', `/v1/analyses/${a.body.id}`, { key: acc.keys.live })).body).toMatchObject({ status: 'completed', usage: { credits: 1 } });
+    expect(await balance(acc.keys.live)).toMatchObject({ credits_available: 4, credits_reserved: 0 });
+    expect((await ledger(acc.account)).filter((e) => e.reason === 'charge')).toHaveLength(1);
   });
 
   it('replays an idempotent request without charging it again', async () => {
