@@ -724,7 +724,7 @@ export interface components {
          *       },
          *       "document": {
          *         "type": "es_dni",
-         *         "label": "DNI español",
+         *         "label": "DNI (anverso y reverso)",
          *         "confidence": 0.98,
          *         "side": "both",
          *         "country": "ESP"
@@ -739,7 +739,7 @@ export interface components {
          *           {
          *             "code": "type_match",
          *             "severity": "info",
-         *             "message": "El documento es del tipo esperado (DNI español)."
+         *             "message": "El documento es del tipo esperado (DNI (anverso y reverso))."
          *           },
          *           {
          *             "code": "not_expired",
@@ -755,7 +755,7 @@ export interface components {
          *         "final_status": null
          *       },
          *       "fields": {
-         *         "nombre": {
+         *         "first_name": {
          *           "value": "MARÍA",
          *           "confidence": 0.99,
          *           "validated": null,
@@ -769,8 +769,8 @@ export interface components {
          *             ]
          *           }
          *         },
-         *         "apellidos": {
-         *           "value": "GARCÍA LÓPEZ",
+         *         "last_name": {
+         *           "value": "GARCÍA",
          *           "confidence": 0.98,
          *           "validated": null,
          *           "source": {
@@ -778,12 +778,26 @@ export interface components {
          *             "bbox": [
          *               0.412,
          *               0.168,
+         *               0.561,
+         *               0.209
+         *             ]
+         *           }
+         *         },
+         *         "second_last_name": {
+         *           "value": "LÓPEZ",
+         *           "confidence": 0.98,
+         *           "validated": null,
+         *           "source": {
+         *             "page": 1,
+         *             "bbox": [
+         *               0.571,
+         *               0.168,
          *               0.701,
          *               0.209
          *             ]
          *           }
          *         },
-         *         "numero_documento": {
+         *         "document_number": {
          *           "value": "12345678Z",
          *           "confidence": 0.99,
          *           "validated": true,
@@ -797,7 +811,7 @@ export interface components {
          *             ]
          *           }
          *         },
-         *         "sexo": {
+         *         "sex": {
          *           "value": "F",
          *           "confidence": 0.97,
          *           "validated": true,
@@ -811,7 +825,7 @@ export interface components {
          *             ]
          *           }
          *         },
-         *         "nacionalidad": {
+         *         "nationality": {
          *           "value": "ESP",
          *           "confidence": 0.98,
          *           "validated": true,
@@ -825,7 +839,7 @@ export interface components {
          *             ]
          *           }
          *         },
-         *         "fecha_nacimiento": {
+         *         "birth_date": {
          *           "value": "1985-07-21",
          *           "confidence": 0.98,
          *           "validated": true,
@@ -839,10 +853,10 @@ export interface components {
          *             ]
          *           }
          *         },
-         *         "fecha_expedicion": {
+         *         "issue_date": {
          *           "value": "2021-05-03",
          *           "confidence": 0.95,
-         *           "validated": null,
+         *           "validated": true,
          *           "source": {
          *             "page": 1,
          *             "bbox": [
@@ -853,7 +867,7 @@ export interface components {
          *             ]
          *           }
          *         },
-         *         "fecha_caducidad": {
+         *         "expiry_date": {
          *           "value": "2031-05-03",
          *           "confidence": 0.97,
          *           "validated": true,
@@ -1407,62 +1421,71 @@ export interface components {
          * @example {
          *       "object": "document_type",
          *       "type": "es_dni",
-         *       "label": "DNI español",
-         *       "description": "Documento Nacional de Identidad de España (DNI 3.0 / 4.0).",
-         *       "slug": "dni-espanol",
+         *       "label": "DNI (anverso y reverso)",
+         *       "description": "Documento Nacional de Identidad español completo, con las dos caras en una imagen o en un PDF de dos páginas.",
+         *       "slug": "dni",
          *       "labels": {
-         *         "es": "DNI español",
-         *         "en": "Spanish ID card",
-         *         "pt": "Cartão de cidadão espanhol",
-         *         "fr": "Carte d'identité espagnole"
+         *         "es": "DNI (anverso y reverso)",
+         *         "en": "Spanish ID card (DNI), both sides",
+         *         "pt": "Cartão de identidade espanhol (DNI), frente e verso",
+         *         "fr": "Carte d’identité espagnole (DNI), recto verso"
          *       },
          *       "descriptions": {
-         *         "es": "Documento Nacional de Identidad de España (DNI 3.0 / 4.0).",
-         *         "en": "Spanish national identity card (DNI 3.0 / 4.0).",
-         *         "pt": "Documento nacional de identidade de Espanha (DNI 3.0 / 4.0).",
-         *         "fr": "Carte nationale d'identité espagnole (DNI 3.0 / 4.0)."
+         *         "es": "Documento Nacional de Identidad español completo, con las dos caras en una imagen o en un PDF de dos páginas.",
+         *         "en": "Complete Spanish national identity card, both sides in one image or in a two-page PDF.",
+         *         "pt": "Documento nacional de identidade espanhol completo, com as duas faces numa só imagem ou num PDF de duas páginas.",
+         *         "fr": "Carte nationale d’identité espagnole complète, recto et verso sur une seule image ou dans un PDF de deux pages."
          *       },
          *       "slugs": {
-         *         "es": "dni-espanol",
-         *         "en": "spanish-id-card",
-         *         "pt": "cartao-cidadao-espanhol",
-         *         "fr": "carte-identite-espagnole"
+         *         "es": "dni",
+         *         "en": "spanish-id-card-dni",
+         *         "pt": "cartao-de-identidade-espanhol-dni",
+         *         "fr": "carte-d-identite-espagnole-dni"
          *       },
          *       "category": "identity",
          *       "countries": [
          *         "ESP"
          *       ],
          *       "fields": [
-         *         "nombre",
-         *         "apellidos",
-         *         "numero_documento",
-         *         "sexo",
-         *         "nacionalidad",
-         *         "fecha_nacimiento",
-         *         "fecha_expedicion",
-         *         "fecha_caducidad"
+         *         "document_number",
+         *         "last_name",
+         *         "second_last_name",
+         *         "first_name",
+         *         "sex",
+         *         "nationality",
+         *         "birth_date",
+         *         "birth_place",
+         *         "father_name",
+         *         "mother_name",
+         *         "address",
+         *         "city",
+         *         "region",
+         *         "support_number",
+         *         "issue_date",
+         *         "expiry_date",
+         *         "can_number",
+         *         "mrz"
          *       ],
          *       "schema": {
          *         "type": "object",
          *         "properties": {
-         *           "nombre": {
+         *           "document_number": {
          *             "type": "string",
-         *             "description": "Nombre del titular"
+         *             "description": "Número del documento"
          *           },
-         *           "apellidos": {
+         *           "last_name": {
          *             "type": "string",
-         *             "description": "Apellidos del titular"
+         *             "description": "Primer apellido del titular (o apellidos, si el documento no los separa)"
          *           },
-         *           "numero_documento": {
+         *           "first_name": {
          *             "type": "string",
-         *             "description": "Número de DNI: 8 dígitos y letra de control"
+         *             "description": "Nombre de pila del titular"
          *           },
-         *           "fecha_nacimiento": {
+         *           "sex": {
          *             "type": "string",
-         *             "format": "date",
-         *             "description": "Fecha de nacimiento"
+         *             "description": "Sexo del titular: M (masculino), F (femenino) o X (no especificado)"
          *           },
-         *           "fecha_caducidad": {
+         *           "expiry_date": {
          *             "type": "string",
          *             "format": "date",
          *             "description": "Fecha de caducidad"
@@ -1473,11 +1496,18 @@ export interface components {
          *         "nif_check_digit",
          *         "mrz_checksums",
          *         "mrz_matches_visual",
+         *         "date_consistency",
          *         "not_expired",
          *         "holder",
-         *         "age"
+         *         "age",
+         *         "id_number"
          *       ],
-         *       "field_validators": [],
+         *       "field_validators": [
+         *         {
+         *           "field": "document_number",
+         *           "scheme": "es_dni"
+         *         }
+         *       ],
          *       "checks": [
          *         "not_expired",
          *         "reference_date",
@@ -2850,6 +2880,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example an_01JPB4X9R2C8H5M7P3Q6S9T1VZ */
                 id: string;
             };
             cookie?: never;
@@ -2998,6 +3029,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example an_01JPB4X9R2C8H5M7P3Q6S9T1VZ */
                 id: string;
             };
             cookie?: never;
@@ -3148,6 +3180,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example an_01JPB4X9R2C8H5M7P3Q6S9T1VZ */
                 id: string;
             };
             cookie?: never;
@@ -3341,6 +3374,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example an_01JPB4X9R2C8H5M7P3Q6S9T1VZ */
                 id: string;
             };
             cookie?: never;
@@ -3503,12 +3537,20 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
             };
             path: {
+                /** @example an_01JPB4X9R2C8H5M7P3Q6S9T1VZ */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "decision": "approve",
+                 *       "reason": null,
+                 *       "note": "Foto revisada a mano."
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReviewRequest"];
             };
         };
@@ -4046,6 +4088,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example an_01JPB4X9R2C8H5M7P3Q6S9T1VZ */
                 id: string;
             };
             cookie?: never;
@@ -4623,6 +4666,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example bat_01JPB52H7K9M3N5P8Q2R4S6T0V */
                 id: string;
             };
             cookie?: never;
@@ -4906,6 +4950,7 @@ export interface operations {
                 "If-None-Match"?: components["parameters"]["IfNoneMatchHeader"];
             };
             path: {
+                /** @example es_dni */
                 type: string;
             };
             cookie?: never;
@@ -5403,6 +5448,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example we_01JPB3ZC4D6F8G1H3J5K7M9N2P */
                 id: string;
             };
             cookie?: never;
@@ -5551,6 +5597,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example we_01JPB3ZC4D6F8G1H3J5K7M9N2P */
                 id: string;
             };
             cookie?: never;
@@ -6088,6 +6135,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example vl_01JPB6A1B3C5D7E9F2G4H6J8K0 */
                 id: string;
             };
             cookie?: never;
@@ -6236,6 +6284,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example vl_01JPB6A1B3C5D7E9F2G4H6J8K0 */
                 id: string;
             };
             cookie?: never;
@@ -7069,6 +7118,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example tpl_01JPB2M4N6P8Q0R2S4T6V8W0X2 */
                 id: string;
             };
             cookie?: never;
@@ -7217,12 +7267,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example tpl_01JPB2M4N6P8Q0R2S4T6V8W0X2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Alta de clientes"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateTemplateRequest"];
             };
         };
@@ -7445,6 +7501,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example tpl_01JPB2M4N6P8Q0R2S4T6V8W0X2 */
                 id: string;
             };
             cookie?: never;
@@ -7979,6 +8036,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example dos_01JPB6A1B3C5D7E9F2G4H6J8K1 */
                 id: string;
             };
             cookie?: never;
@@ -8127,6 +8185,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example dos_01JPB6A1B3C5D7E9F2G4H6J8K1 */
                 id: string;
             };
             cookie?: never;
@@ -8281,12 +8340,19 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
             };
             path: {
+                /** @example dos_01JPB6A1B3C5D7E9F2G4H6J8K1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "analysis_id": "an_01JPB4X9R2C8H5M7P3Q6S9T1VZ",
+                 *       "key": "dni"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddDossierDocumentJsonRequest"];
                 "multipart/form-data": components["schemas"]["AddDossierDocumentMultipartRequest"];
             };
@@ -8590,6 +8656,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example eyJraW5kIjoiZXhwb3J0In0.c2lnbmF0dXJl */
                 token: string;
             };
             cookie?: never;

@@ -1,15 +1,23 @@
-// Generates generated/openapi.json (OpenAPI 3.1.0) from spec/main.tsp, then generated/api.d.ts.
+// Generates generated/openapi.json (OpenAPI 3.1.0) from spec/main.tsp, then generated/api.d.ts, and
+// generated/openapi-3.0.json (the same model emitted as OpenAPI 3.0.0, read only by Dredd: docs/contract.md).
 //
 //   npm run generate        (node scripts/generate.ts)
 //
 // Steps:
 //   1. compile spec/main.tsp with the TypeSpec compiler; ANY diagnostic (error or warning) fails the run;
-//   2. build the OpenAPI 3.1.0 document in memory with the @typespec/openapi3 emitter (options below:
+//   2. build the OpenAPI 3.1.0 and 3.0.0 documents in memory with the @typespec/openapi3 emitter (options below:
 //      they live here rather than in a tspconfig.yaml so that this script is the only entry point);
-//   3. post-process (see postProcess) and write it as JSON (2 spaces, trailing newline; key order is the emitter's, which is stable);
-//   4. run openapi-typescript on it and write generated/api.d.ts.
+//   3. post-process (see postProcess) and write them as JSON (2 spaces, trailing newline; key order is the emitter's, which is stable);
+//   4. run openapi-typescript on the 3.1.0 one and write generated/api.d.ts;
+//   5. refresh webhooks-verifier/src/events.gen.ts from it (webhooks-verifier/scripts/sync-types.ts).
 // The output depends only on spec/: running the script twice gives byte-identical files.
+//
+// generated/openapi.json is THE contract: the server routes and validates with it and serves it byte for byte at
+// GET /openapi.json; Prism, the SDK types and the tests read it. generated/openapi-3.0.json exists only because
+// Dredd 14 reads OpenAPI 2 and 3.0, not 3.1; it is emitted by the same emitter from the same model (not converted
+// from the 3.1 document), so the two cannot drift apart.
 
+import { spawnSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -24,16 +32,23 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const mainFile = path.join(root, "spec", "main.tsp");
 const outDir = path.join(root, "generated");
 const openapiFile = path.join(outDir, "openapi.json");
+const openapi30File = path.join(outDir, "openapi-3.0.json");
 const dtsFile = path.join(outDir, "api.d.ts");
+const eventsGenFile = path.join(root, "webhooks-verifier", "src", "events.gen.ts");
 
-const emitterOptions: NonNullable<Parameters<typeof getOpenAPI3>[1]> = {
-  "openapi-versions": ["3.1.0"],
+type EmitterOptions = NonNullable<Parameters<typeof getOpenAPI3>[1]>;
+type OpenApiVersion = "3.1.0" | "3.0.0";
+
+const emitterOptions: Omit<EmitterOptions, "openapi-versions"> = {
   // Every operation carries an explicit @operationId (the server routes by them; checked in
   // checkExplicitOperationIds). "explicit-only" is not used: with it the emitter drops the id of
   // operations merged by @sharedRoute.
   "operation-id-strategy": "parent-container",
   // Keep every model declared in the namespace (webhook event payloads are not reachable from any route).
   "omit-unreachable-types": false,
+  // Emit the parameter values of @opExample (spec/examples.tsp) as each parameter's `example`: every path
+  // parameter has one, which Dredd needs to build a request (docs/contract.md).
+  "experimental-parameter-examples": "data",
 };
 
 // Diagnostics tolerated on purpose. Each entry: code, and a justification. (Empty: none is needed today.)
@@ -86,18 +101,29 @@ const isNever = (v: Json | undefined): boolean => isObject(v) && Object.keys(v).
  *    parameter is declared with explode true, and this step fails the run if one is not (openapi-backend
  *    mis-parses the explode:false form).
  * 5. See below (empty header-only models).
+ *
+ * The 3.0.0 document gets the same steps. The 3.0 emitter already writes `additionalProperties` (with `{ not: {} }`
+ * for closed objects, made `false` here too), and step 2 leaves out the keywords that OpenAPI 3.0's Schema Object
+ * does not have (`propertyNames`), which Dredd's parser would only warn about and ignore.
  */
-function postProcess(doc: JsonObject): void {
+const NOT_IN_OPENAPI_30 = new Set(["propertyNames"]);
+
+function postProcess(doc: JsonObject, version: OpenApiVersion): void {
   walk(doc, (obj) => {
     if ("unevaluatedProperties" in obj) {
       const value = obj.unevaluatedProperties;
       delete obj.unevaluatedProperties;
       obj.additionalProperties = isNever(value) ? false : value;
+    } else if (version === "3.0.0" && isNever(obj.additionalProperties)) {
+      obj.additionalProperties = false;
     }
     if (isObject(obj["x-cotejo-schema"])) {
       const extra = obj["x-cotejo-schema"];
       delete obj["x-cotejo-schema"];
-      for (const key of Object.keys(extra)) obj[key] = extra[key];
+      for (const key of Object.keys(extra)) {
+        if (version === "3.0.0" && NOT_IN_OPENAPI_30.has(key)) continue;
+        obj[key] = extra[key];
+      }
     }
   });
 
@@ -125,7 +151,7 @@ function postProcess(doc: JsonObject): void {
   }
 
   // Fixed top-level facts the rest of the system relies on.
-  if (doc.openapi !== "3.1.0") fail(`expected openapi 3.1.0, got ${String(doc.openapi)}`);
+  if (doc.openapi !== version) fail(`expected openapi ${version}, got ${String(doc.openapi)}`);
   if (!isObject(doc.info) || doc.info.version !== "1.0.0") fail("expected info.version 1.0.0");
 }
 
@@ -157,12 +183,9 @@ function checkExplicitOperationIds(program: Program): void {
   }
 }
 
-async function main(): Promise<void> {
-  const program = await compile(NodeHost, mainFile, { noEmit: true, warningAsError: false });
-  checkDiagnostics(program.diagnostics);
-  checkExplicitOperationIds(program);
-
-  const records = await getOpenAPI3(program, emitterOptions);
+/** One OpenAPI document of the program, post-processed and checked, as the JSON text to write. */
+async function emit(program: Program, version: OpenApiVersion): Promise<string> {
+  const records = await getOpenAPI3(program, { ...emitterOptions, "openapi-versions": [version] });
   if (records.length !== 1) fail(`expected one service, got ${records.length}`);
   const record = records[0];
   if (record.versioned) fail("the service must not be versioned with @typespec/versioning");
@@ -170,19 +193,31 @@ async function main(): Promise<void> {
   // JSON round trip: plain data, no `undefined` members.
   const doc = JSON.parse(JSON.stringify(record.document)) as JsonObject;
 
-  postProcess(doc);
+  postProcess(doc, version);
   checkOperationIds(doc);
+  return JSON.stringify(doc, null, 2) + "\n";
+}
 
-  const json = JSON.stringify(doc, null, 2) + "\n";
+async function main(): Promise<void> {
+  const program = await compile(NodeHost, mainFile, { noEmit: true, warningAsError: false });
+  checkDiagnostics(program.diagnostics);
+  checkExplicitOperationIds(program);
+
+  const json = await emit(program, "3.1.0");
   await mkdir(outDir, { recursive: true });
   await writeFile(openapiFile, json);
+  await writeFile(openapi30File, await emit(program, "3.0.0"));
 
   const ast = await openapiTS(pathToFileURL(openapiFile), { alphabetize: false });
   const header =
     "/**\n * Generated by scripts/generate.ts from spec/*.tsp (via generated/openapi.json). Do not edit by hand.\n */\n\n";
   await writeFile(dtsFile, header + astToString(ast));
 
-  process.stdout.write(`generate: wrote ${path.relative(root, openapiFile)} and ${path.relative(root, dtsFile)}\n`);
+  const sync = spawnSync(process.execPath, [path.join(root, "webhooks-verifier/scripts/sync-types.ts")], { stdio: "inherit" });
+  if (sync.status !== 0) fail("webhooks-verifier/scripts/sync-types.ts failed");
+
+  const wrote = [openapiFile, dtsFile, openapi30File, eventsGenFile].map((f) => path.relative(root, f)).join(", ");
+  process.stdout.write(`generate: wrote ${wrote}\n`);
 }
 
 await main();

@@ -266,7 +266,7 @@ export type Review = {
  *       },
  *       "document": {
  *         "type": "es_dni",
- *         "label": "DNI español",
+ *         "label": "DNI (anverso y reverso)",
  *         "confidence": 0.98,
  *         "side": "both",
  *         "country": "ESP"
@@ -281,7 +281,7 @@ export type Review = {
  *           {
  *             "code": "type_match",
  *             "severity": "info",
- *             "message": "El documento es del tipo esperado (DNI español)."
+ *             "message": "El documento es del tipo esperado (DNI (anverso y reverso))."
  *           },
  *           {
  *             "code": "not_expired",
@@ -297,7 +297,7 @@ export type Review = {
  *         "final_status": null
  *       },
  *       "fields": {
- *         "nombre": {
+ *         "first_name": {
  *           "value": "MARÍA",
  *           "confidence": 0.99,
  *           "validated": null,
@@ -311,8 +311,8 @@ export type Review = {
  *             ]
  *           }
  *         },
- *         "apellidos": {
- *           "value": "GARCÍA LÓPEZ",
+ *         "last_name": {
+ *           "value": "GARCÍA",
  *           "confidence": 0.98,
  *           "validated": null,
  *           "source": {
@@ -320,12 +320,26 @@ export type Review = {
  *             "bbox": [
  *               0.412,
  *               0.168,
+ *               0.561,
+ *               0.209
+ *             ]
+ *           }
+ *         },
+ *         "second_last_name": {
+ *           "value": "LÓPEZ",
+ *           "confidence": 0.98,
+ *           "validated": null,
+ *           "source": {
+ *             "page": 1,
+ *             "bbox": [
+ *               0.571,
+ *               0.168,
  *               0.701,
  *               0.209
  *             ]
  *           }
  *         },
- *         "numero_documento": {
+ *         "document_number": {
  *           "value": "12345678Z",
  *           "confidence": 0.99,
  *           "validated": true,
@@ -339,7 +353,7 @@ export type Review = {
  *             ]
  *           }
  *         },
- *         "sexo": {
+ *         "sex": {
  *           "value": "F",
  *           "confidence": 0.97,
  *           "validated": true,
@@ -353,7 +367,7 @@ export type Review = {
  *             ]
  *           }
  *         },
- *         "nacionalidad": {
+ *         "nationality": {
  *           "value": "ESP",
  *           "confidence": 0.98,
  *           "validated": true,
@@ -367,7 +381,7 @@ export type Review = {
  *             ]
  *           }
  *         },
- *         "fecha_nacimiento": {
+ *         "birth_date": {
  *           "value": "1985-07-21",
  *           "confidence": 0.98,
  *           "validated": true,
@@ -381,10 +395,10 @@ export type Review = {
  *             ]
  *           }
  *         },
- *         "fecha_expedicion": {
+ *         "issue_date": {
  *           "value": "2021-05-03",
  *           "confidence": 0.95,
- *           "validated": null,
+ *           "validated": true,
  *           "source": {
  *             "page": 1,
  *             "bbox": [
@@ -395,7 +409,7 @@ export type Review = {
  *             ]
  *           }
  *         },
- *         "fecha_caducidad": {
+ *         "expiry_date": {
  *           "value": "2031-05-03",
  *           "confidence": 0.97,
  *           "validated": true,
