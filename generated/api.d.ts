@@ -1918,7 +1918,7 @@ export interface components {
              * @description Default 72.
              * @default 72
              */
-            expires_in_hours: number;
+            expires_in_hours?: number;
             /** @description Default: the template's or the request's language. */
             locale?: components["schemas"]["Language"];
             /**
@@ -1936,7 +1936,7 @@ export interface components {
              * @description Appends `link_id` and `status` to `redirect_url`. Default false.
              * @default false
              */
-            redirect_with_status: boolean;
+            redirect_with_status?: boolean;
             /** @description Default: the template's. 403 `face_verification_not_enabled` without the module. */
             face_verification?: components["schemas"]["FaceVerificationInput"] | null;
             /** @description https; otherwise 422 `invalid_url` with `param: callback_url` (checked by the handler, not the schema). */
@@ -1945,7 +1945,7 @@ export interface components {
              * @description false: event bodies carry only the link and the dossier verdict. Default true.
              * @default true
              */
-            include_results: boolean;
+            include_results?: boolean;
             /**
              * Format: email
              * @description Summary without document data, sent on completion.
