@@ -48,6 +48,8 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // PORT=0 picks a free port: the default base URL (signed URLs, the banner) names the one chosen.
+  if (config.port === 0 && !process.env.COTEJO_BASE_URL) config.baseUrl = `http://localhost:${port}`;
   const db = services.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
   logger.info({ port, database: services.database.kind }, 'listening');
   // One write, so whoever reads the output sees the whole banner at once.

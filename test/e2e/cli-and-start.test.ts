@@ -53,6 +53,8 @@ describe('npm start on an empty embedded database', () => {
     const env = { COTEJO_DATA_DIR: dataDir, PORT: '0' };
     const first = await startServer(env);
     expect(first.key).toMatch(/^ck_test_/);
+    // PORT=0: the banner (and every signed URL) names the port actually chosen.
+    expect(first.out.join('')).toContain(`running at http://localhost:${new URL(first.baseUrl).port} `);
     const spec = await fetch(`${first.baseUrl}/openapi.json`);
     expect(spec.status).toBe(200);
     expect(Buffer.from(await spec.arrayBuffer()).equals(fs.readFileSync(path.join(ROOT, 'generated/openapi.json')))).toBe(true);
