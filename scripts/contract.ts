@@ -8,12 +8,12 @@
 //      or 1 when the server could not be started or died during the run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fixtures } from '../test/support/files.ts';
 import { PUBLIC_RATE_LIMIT_PER_SECOND } from '../server/src/http/pipeline.ts';
 import { handlers, isPending } from '../server/src/routes/index.ts';
+import { freePort } from './free-port.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const NODE = process.execPath;
@@ -24,17 +24,6 @@ const HOOKS = path.join(ROOT, 'test/contract/hooks.cjs');
 
 function log(message: string): void {
   process.stdout.write(`contract: ${message}\n`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** The server's environment: nothing of the caller's database or providers, only what this run sets. */

@@ -3,7 +3,6 @@
 // from the contract's own error examples (`Prefer: code=...`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -18,21 +17,11 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from '../../sdk/src/index.ts';
+import { freePort } from '../../scripts/free-port.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let prism: ChildProcess | undefined;
 let cotejo: Cotejo;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();
