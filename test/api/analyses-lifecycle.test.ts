@@ -123,6 +123,9 @@ describe.each(DATABASES)('analysis lifecycle on %s', (kind) => {
     const signed = await app.request('GET', path(res.body.file_url), { key: null });
     expect(signed.status).toBe(200);
     expect(Buffer.from(signed.bytes).equals(fixtures.jpeg())).toBe(true);
+    // A key sent anyway (as an SDK does on every call) is ignored: the token is the credential.
+    expect((await app.request('GET', path(res.body.file_url))).status).toBe(200);
+    expect((await app.request('GET', path(res.body.file_url), { key: 'ck_test_not_a_real_key' })).status).toBe(200);
 
     clock.advance(3600_000);
     expect(await sweepRetention(app.services)).toBe(0);
