@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateAccount } from '../../server/src/db/accounts.ts';
 import { addCredits, type CreatedAccount } from '../../server/src/domain/accounts.ts';
 import { captureCredits } from '../../server/src/domain/billing.ts';
-import { ANALYSIS_QUEUE, PROCESS_LEASE_MS, processAnalysis } from '../../server/src/domain/analysis/pipeline.ts';
+import { ANALYSIS_QUEUE, JOB_RETRY_DELAYS_MS, PROCESS_LEASE_MS, processAnalysis } from '../../server/src/domain/analysis/pipeline.ts';
 import * as queue from '../../server/src/jobs/queue.ts';
 import { runOneAnalysisJob } from '../../server/src/jobs/worker.ts';
 import { DATABASES, ManualClock, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures, form } from '../support/files.ts';
+import type { Provider } from '../../server/src/providers/types.ts';
 import { standInLiveProvider } from '../support/live-provider.ts';
 
 /**
@@ -21,7 +22,12 @@ describe.each(DATABASES)('live-mode charging on %s', (kind) => {
   const accounts: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { clock, liveProvider: standInLiveProvider });
+    // `outage*` files: the provider throws (an outage), so the job is retried and finally fails.
+    const liveProvider: Provider = {
+      name: standInLiveProvider.name,
+      read: (input) => (input.filename.startsWith('outage') ? Promise.reject(new Error('provider unreachable')) : standInLiveProvider.read(input)),
+    };
+    app = await startTestApp(kind, { clock, liveProvider });
   });
   afterAll(() => app?.close());
 
@@ -130,6 +136,24 @@ describe.each(DATABASES)('live-mode charging on %s', (kind) => {
     expect((await app.request('GET', `/v1/analyses/${a.body.id}`, { key: acc.keys.live })).body).toMatchObject({ status: 'completed', usage: { credits: 1 } });
     expect(await balance(acc.keys.live)).toMatchObject({ credits_available: 4, credits_reserved: 0 });
     expect((await ledger(acc.account)).filter((e) => e.reason === 'charge')).toHaveLength(1);
+  });
+
+  it('a provider outage: 202 instead of a 500, retried in the background, then failed and not charged', async () => {
+    await drain();
+    const acc = await account({ verified: false, paid: 5 });
+    const res = await analyze(acc.keys.live, 'outage.jpg');
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe('processing');
+    expect(await balance(acc.keys.live)).toMatchObject({ credits_available: 4, credits_reserved: 1 });
+    for (const wait of JOB_RETRY_DELAYS_MS.slice(0, 2)) {
+      clock.advance(wait + 1000);
+      expect(await runOneAnalysisJob(app.services)).toBe(true);
+    }
+    const failed = await app.request('GET', `/v1/analyses/${res.body.id}`, { key: acc.keys.live });
+    expect(failed.body).toMatchObject({ status: 'failed', usage: { credits: 0 }, error: { code: 'processing_failed' } });
+    expect(await balance(acc.keys.live)).toMatchObject({ credits_available: 5, credits_reserved: 0 });
+    expect((await events('analysis.failed', acc.account)).map((e) => (e.payload as any).data.id)).toEqual([res.body.id]);
+    expect(await runOneAnalysisJob(app.services), 'no attempt left').toBe(false);
   });
 
   it('replays an idempotent request without charging it again', async () => {

@@ -1,13 +1,10 @@
 import { analysesWithExpiredFiles, findAnalysisById, updateAnalysis } from '../db/analyses.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
-import { ANALYSIS_QUEUE, forget, onFinished, PROCESS_LEASE_MS, processAnalysis } from '../domain/analysis/pipeline.ts';
+import { ANALYSIS_QUEUE, forget, onJobError, PROCESS_LEASE_MS, processAnalysis } from '../domain/analysis/pipeline.ts';
 import type { Services } from '../http/context.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
-
-/** Delay before another attempt of a job that threw (attempt 1, 2, ...). */
-const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000];
 
 /** Takes and runs one due analysis job; false when there was none. */
 export async function runOneAnalysisJob(s: Services): Promise<boolean> {
@@ -20,18 +17,7 @@ export async function runOneAnalysisJob(s: Services): Promise<boolean> {
     const row = await findAnalysisById(s.db, id);
     if (row && !row.keep_results && (row.status === 'completed' || row.status === 'failed')) await forget(s, row);
   } catch (err) {
-    s.logger.error({ err, job: job.id, analysis: id }, 'analysis job failed');
-    const outcome = await queue.fail(s.db, s.clock, job, String((err as Error)?.message ?? err), RETRY_DELAYS_MS[Math.min(job.attempts - 1, RETRY_DELAYS_MS.length - 1)]);
-    if (outcome === 'failed') {
-      await updateAnalysis(s.db, id, {
-        status: 'failed',
-        error: JSON.stringify({ code: 'processing_failed', message: 'El documento no se ha podido procesar.' }),
-        completed_at: s.clock.now(),
-        credits_milli: 0,
-      } as never);
-      const failed = await findAnalysisById(s.db, id);
-      if (failed) await onFinished(s, failed);
-    }
+    await onJobError(s, job, id, err);
   }
   return true;
 }

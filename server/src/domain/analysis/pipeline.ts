@@ -3,7 +3,7 @@ import { getEntry, labelOf } from '../../catalogue/index.ts';
 import * as repo from '../../db/analyses.ts';
 import { recordUsage } from '../../db/usage.ts';
 import { captureCredits, notifyIfLow, priceMilli, releaseCredits, reserveCredits } from '../billing.ts';
-import type { AnalysisRow } from '../../db/schema.ts';
+import type { AnalysisRow, JobRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../http/context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { newId } from '../../ids.ts';
@@ -21,6 +21,9 @@ export const ANALYSIS_QUEUE = 'analysis';
 export const SYNC_WAIT_MS = 30_000;
 /** A processing job's lease; a worker that dies loses it and another takes the job again. */
 export const PROCESS_LEASE_MS = 2 * 60 * 1000;
+/** Delay before another attempt of a job that threw (attempt 1, 2, ...); `maxAttempts` ends it. */
+export const JOB_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000];
+const JOB_MAX_ATTEMPTS = 3;
 /** Export URLs are valid 24 hours. */
 export const EXPORT_TTL_MS = 24 * 3600 * 1000;
 
@@ -121,7 +124,7 @@ export async function insertStaged(s: Services, trx: Parameters<typeof repo.inse
   for (const row of rows) {
     const jobId = newId('job', s.clock.now().getTime());
     await repo.insertAnalysis(trx, row);
-    await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: row.id }, { id: jobId, maxAttempts: 3 });
+    await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: row.id }, { id: jobId, maxAttempts: JOB_MAX_ATTEMPTS });
     jobIds.push(jobId);
   }
   return jobIds;
@@ -155,9 +158,15 @@ export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source
   const job = await queue.claim(s.db, s.clock, ANALYSIS_QUEUE, PROCESS_LEASE_MS, jobId);
   let outcome: ProcessOutcome = { kind: 'deferred', remainingMs: 0 };
   if (job) {
-    outcome = await processAnalysis(s, id, { syncBudgetMs: SYNC_WAIT_MS });
-    if (outcome.kind === 'done') await queue.complete(s.db, s.clock, jobId);
-    else await queue.defer(s.db, s.clock, job, new Date(s.clock.now().getTime() + outcome.remainingMs));
+    try {
+      outcome = await processAnalysis(s, id, { syncBudgetMs: SYNC_WAIT_MS });
+      if (outcome.kind === 'done') await queue.complete(s.db, s.clock, jobId);
+      else await queue.defer(s.db, s.clock, job, new Date(s.clock.now().getTime() + outcome.remainingMs));
+    } catch (err) {
+      // An unexpected error (a provider outage...) is the job's, not the request's: it is retried in the
+      // background like any job, and the caller gets the analysis as it stands (202), not a 500.
+      await onJobError(s, job, id, err);
+    }
   }
   const after = (await repo.findAnalysisById(s.db, id))!;
   const body = await presentWithExports(s, after);
@@ -344,6 +353,23 @@ export async function onFinished(s: Services, row: AnalysisRow): Promise<void> {
     const { onBatchAnalysisFinished } = await import('../batches.ts');
     await onBatchAnalysisFinished(s, row.batch_id);
   }
+}
+
+/**
+ * A job that threw: another attempt later, or, when its attempts are spent, the analysis fails
+ * (`processing_failed`, `analysis.failed`, nothing charged) unless it had already finished.
+ */
+export async function onJobError(s: Services, job: JobRow, id: string, err: unknown): Promise<void> {
+  s.logger.error({ err, job: job.id, analysis: id }, 'analysis job failed');
+  const delay = JOB_RETRY_DELAYS_MS[Math.min(job.attempts - 1, JOB_RETRY_DELAYS_MS.length - 1)];
+  if ((await queue.fail(s.db, s.clock, job, String((err as Error)?.message ?? err), delay)) !== 'failed') return;
+  const row = await repo.findAnalysisById(s.db, id);
+  if (!row) {
+    await releaseCredits(s.db, s, id);
+    return;
+  }
+  if (row.status === 'completed' || row.status === 'failed') return;
+  await finishFailed(s, row, row.options as unknown as NormalisedOptions, { code: 'processing_failed', message: 'El documento no se ha podido procesar.' });
 }
 
 async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }): Promise<void> {
