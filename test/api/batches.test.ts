@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOAD_MEMORY_BUDGET_BYTES, uploadsDir } from '../../server/src/http/body.ts';
 import { runOneAnalysisJob } from '../../server/src/jobs/worker.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures } from '../support/files.ts';
@@ -68,6 +71,12 @@ describe.each(DATABASES)('batches on %s', (kind) => {
 
   it('refuses empty, oversized and incomplete batches, and bad files, creating nothing', async () => {
     const before = await app.services.db.selectFrom('analyses').select('id').execute();
+    const storedFiles = () => (fs.readdirSync(path.join(app.services.config.dataDir, 'files'), { recursive: true }) as string[]).filter((f) => f.endsWith('original')).length;
+    const filesBefore = storedFiles();
+    const badSecond = batchForm(['dni_valid.jpg']);
+    badSecond.append('files[]', new Blob([Buffer.from('not an image at all')]), 'notes.jpg');
+    // Past the request's memory budget: the last part is spooled to disk before the second is refused.
+    for (const name of ['zeros-1.jpg', 'zeros-2.jpg']) badSecond.append('files[]', new Blob([new Uint8Array(UPLOAD_MEMORY_BUDGET_BYTES / 2 + 1)]), name);
     const cases: Array<[Promise<{ status: number; body: any }>, number, string, string]> = [
       [app.request('POST', '/v1/batches', { json: { items: [] } }), 400, 'empty_batch', 'items'],
       [app.request('POST', '/v1/batches', { json: { items: Array.from({ length: 101 }, () => ({ file_base64: 'AAAA', filename: 'a.jpg' })) } }), 400, 'batch_too_large', 'items'],
@@ -75,6 +84,7 @@ describe.each(DATABASES)('batches on %s', (kind) => {
       [app.request('POST', '/v1/batches', { json: { items: [{ file_base64: fixtures.jpeg().toString('base64'), filename: 'dni.jpg' }, { filename: 'nothing.jpg' }] } }), 400, 'missing_file', 'items.1'],
       [app.request('POST', '/v1/batches', { json: { items: [{ file_base64: fixtures.jpeg().toString('base64'), filename: 'dni.jpg' }, { file_base64: 'bm90IGFuIGltYWdl', filename: 'x.jpg' }] } }), 415, 'unsupported_file_type', 'items.1.file_base64'],
       [app.request('POST', '/v1/batches', { json: { items: [{ file_base64: fixtures.jpeg().toString('base64'), filename: 'dni.jpg', options: { expect: 'xx_nope' } }] } }), 422, 'invalid_parameter', 'items.0.options.expect'],
+      [app.request('POST', '/v1/batches', { body: badSecond }), 415, 'unsupported_file_type', 'files[].1'],
       [app.request('POST', '/v1/batches', { key: app.account.keys.live, json: { items: [{ file_base64: fixtures.jpeg().toString('base64'), filename: 'dni.jpg' }] } }), 503, 'live_mode_unavailable', ''],
     ];
     for (const [p, status, code, param] of cases) {
@@ -85,6 +95,10 @@ describe.each(DATABASES)('batches on %s', (kind) => {
     }
     const after = await app.services.db.selectFrom('analyses').select('id').execute();
     expect(after.length).toBe(before.length);
+    // The first document was stored before the second was refused: it is gone again, and no spooled upload is left.
+    expect(storedFiles()).toBe(filesBefore);
+    expect(fs.existsSync(uploadsDir(app.services.config.dataDir)), 'a part was spooled').toBe(true);
+    expect(fs.readdirSync(uploadsDir(app.services.config.dataDir))).toEqual([]);
     expect((await app.services.db.selectFrom('batches').select('id').execute()).length).toBe(2);
   });
 

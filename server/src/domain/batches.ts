@@ -17,7 +17,6 @@ import {
   prepareDocument,
   stageAnalysis,
   emitEvent,
-  type PreparedDocument,
   type Source,
 } from './analysis/pipeline.ts';
 
@@ -83,18 +82,18 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
   const commonOptions = normaliseOptions(common, 'options.');
   assertModeAvailable(s, auth);
 
-  const prepared: Array<{ doc: PreparedDocument; options: ReturnType<typeof normaliseOptions> }> = [];
-  for (const [i, item] of items.entries()) {
-    if (!item.source) throw new ApiError(400, 'missing_file', `El documento ${i} no tiene archivo (file_url, o file_base64 y filename).`, itemParam(i));
-    const options = { ...normaliseOptions(mergeOptions(common, item.options), `${itemParam(i)}.options.`), async: true };
-    prepared.push({ doc: await prepareDocument(s, item.source, maxPagesFor({ batch: true }), `${itemParam(i)}.`), options });
-  }
-
+  // One document at a time: read, checked, stored, then let go (memory holds one file whatever the batch).
+  // Any refusal removes what was stored so far: a bad document refuses the whole batch.
   const now = s.clock.now();
   const batchId = newId('batch', now.getTime());
   const staged: Awaited<ReturnType<typeof stageAnalysis>>[] = [];
   try {
-    for (const p of prepared) staged.push(await stageAnalysis(s, auth, 'analysis', p.doc, p.options, batchId));
+    for (const [i, item] of items.entries()) {
+      if (!item.source) throw new ApiError(400, 'missing_file', `El documento ${i} no tiene archivo (file_url, o file_base64 y filename).`, itemParam(i));
+      const options = { ...normaliseOptions(mergeOptions(common, item.options), `${itemParam(i)}.options.`), async: true };
+      const doc = await prepareDocument(s, item.source, maxPagesFor({ batch: true }), `${itemParam(i)}.`);
+      staged.push(await stageAnalysis(s, auth, 'analysis', doc, options, batchId));
+    }
     await s.db.transaction().execute(async (trx) => {
       // Every document covered, or 402 and nothing created.
       await reserveCredits(trx, s, auth, staged.map((r) => ({ analysis_id: r.id, price_milli: priceMilli('analysis', true), batch_id: batchId })));

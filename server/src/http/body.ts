@@ -1,4 +1,9 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { ApiError } from './errors.ts';
 
@@ -9,12 +14,81 @@ export const MAX_JSON_BYTES = 30 * 1024 * 1024;
 /** Multipart bodies carry up to 100 files (batches); one more is read so the handler can say batch_too_large. */
 export const MAX_MULTIPART_FILES = 101;
 const MAX_MULTIPART_FIELD_BYTES = 1024 * 1024;
+/** What one request's uploads may hold in memory; past it they go to disk (a single document stays in memory). */
+export const UPLOAD_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Where one uploaded file goes: memory while the request's budget lasts, else a temporary file (what it
+ * had in memory is written first and its budget given back).
+ */
+class Spool extends Writable {
+  private chunks: Buffer[] = [];
+  private held = 0;
+  private handle: fs.promises.FileHandle | undefined;
+  private file: string | undefined;
+  private readonly budget: { left: number };
+  private readonly target: () => string;
+
+  constructor(budget: { left: number }, target: () => string) {
+    super();
+    this.budget = budget;
+    this.target = target;
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.take(chunk).then(() => callback(), callback);
+  }
+
+  private async take(chunk: Buffer): Promise<void> {
+    if (!this.handle && this.budget.left >= chunk.length) {
+      this.chunks.push(chunk);
+      this.held += chunk.length;
+      this.budget.left -= chunk.length;
+      return;
+    }
+    if (!this.handle) {
+      this.file = this.target();
+      this.handle = await fs.promises.open(this.file, 'w');
+      for (const b of this.chunks) await this.handle.write(b);
+      this.budget.left += this.held;
+      this.chunks = [];
+      this.held = 0;
+    }
+    await this.handle.write(chunk);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    (this.handle ? this.handle.close() : Promise.resolve()).then(() => callback(), callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    (this.handle ? this.handle.close().catch(() => undefined) : Promise.resolve()).then(() => callback(error));
+  }
+
+  /** The whole file, from memory or from disk. */
+  read(): Promise<Buffer> {
+    return this.file ? fs.promises.readFile(this.file) : Promise.resolve(Buffer.concat(this.chunks));
+  }
+}
+
+/**
+ * An uploaded file, kept in memory up to the request's budget and otherwise spooled to a temporary file
+ * while the request streams in (a batch of 100 × 20 MB never sits in memory); read it when it is needed.
+ * Temporary files are removed with the body's `cleanup()`.
+ */
 export interface UploadedFile {
   field: string;
   filename: string;
   mimeType: string;
-  data: Buffer;
+  size: number;
+  /** SHA-256 (hex) of the content, computed while streaming. */
+  sha256: string;
+  read(): Promise<Buffer>;
+}
+
+/** Where multipart files are spooled while their request runs (one directory per request, removed after it). */
+export function uploadsDir(dataDir: string): string {
+  return path.join(dataDir, 'uploads');
 }
 
 export interface MultipartField {
@@ -25,7 +99,7 @@ export interface MultipartField {
 export type ParsedBody =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown }
-  | { kind: 'multipart'; fields: MultipartField[]; files: UploadedFile[] };
+  | { kind: 'multipart'; fields: MultipartField[]; files: UploadedFile[]; cleanup(): Promise<void> };
 
 export type BodyMediaType = 'application/json' | 'multipart/form-data';
 
@@ -73,16 +147,24 @@ export async function readJsonBody(req: IncomingMessage): Promise<ParsedBody> {
 }
 
 /**
- * Streams a multipart body. Files are limited to 20 MB each while reading (413 `file_too_large`
- * as soon as one passes it, without reading the rest into memory).
+ * Streams a multipart body. Files are hashed on the way and kept in memory up to
+ * UPLOAD_MEMORY_BUDGET_BYTES for the whole request; past it they go to temporary files under `spoolDir`, so
+ * memory stays bounded whatever the batch. Files are limited to 20 MB each while reading
+ * (413 `file_too_large` as soon as one passes it). On any failure the temporary files are removed
+ * before the error is thrown; on success the caller removes them with `cleanup()` once answered.
  */
-export function readMultipartBody(req: IncomingMessage): Promise<ParsedBody> {
-  return new Promise((resolve, reject) => {
+export function readMultipartBody(req: IncomingMessage, spoolDir: string): Promise<ParsedBody> {
+  let dir: string | undefined;
+  const cleanup = async (): Promise<void> => {
+    if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
+  };
+  const parsed = new Promise<ParsedBody>((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { fileSize: MAX_FILE_BYTES, files: MAX_MULTIPART_FILES, fields: 100, fieldSize: MAX_MULTIPART_FIELD_BYTES, parts: 300 },
+        // busboy reports `limit` when a file *reaches* fileSize: one byte more, so exactly 20 MiB passes.
+        limits: { fileSize: MAX_FILE_BYTES + 1, files: MAX_MULTIPART_FILES, fields: 100, fieldSize: MAX_MULTIPART_FIELD_BYTES, parts: 300 },
         preservePath: false,
         defParamCharset: 'utf8',
       });
@@ -92,21 +174,43 @@ export function readMultipartBody(req: IncomingMessage): Promise<ParsedBody> {
       return;
     }
     const fields: MultipartField[] = [];
-    const files: UploadedFile[] = [];
+    // In the order the parts came (a batch's order), whenever each one finishes writing.
+    const files: Array<UploadedFile | undefined> = [];
+    const writes: Array<Promise<void>> = [];
+    const budget = { left: UPLOAD_MEMORY_BUDGET_BYTES };
     let failure: ApiError | undefined;
     const fail = (err: ApiError): void => {
       if (!failure) failure = err;
     };
     bb.on('file', (name, stream, info) => {
-      const chunks: Buffer[] = [];
+      if (failure) {
+        stream.resume();
+        return;
+      }
+      const slot = files.length;
+      files.push(undefined);
+      const spool = new Spool(budget, () => {
+        if (!dir) {
+          fs.mkdirSync(spoolDir, { recursive: true });
+          dir = fs.mkdtempSync(path.join(spoolDir, 'req-'));
+        }
+        return path.join(dir, String(slot));
+      });
+      const hash = crypto.createHash('sha256');
+      let size = 0;
       stream.on('data', (c: Buffer) => {
-        if (!failure) chunks.push(c);
+        hash.update(c);
+        size += c.length;
       });
       stream.on('limit', () => fail(new ApiError(413, 'file_too_large', 'El archivo supera el tamaño máximo de 20 MB.', name)));
-      stream.on('end', () => {
-        if (failure) return;
-        files.push({ field: name, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
-      });
+      writes.push(
+        pipeline(stream, spool).then(
+          () => {
+            files[slot] = { field: name, filename: info.filename ?? '', mimeType: info.mimeType, size, sha256: hash.digest('hex'), read: () => spool.read() };
+          },
+          () => fail(new ApiError(400, 'invalid_multipart', 'El cuerpo multipart no se puede leer.')),
+        ),
+      );
     });
     bb.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(new ApiError(400, 'invalid_multipart', `El campo '${name}' es demasiado largo.`, name));
@@ -120,10 +224,16 @@ export function readMultipartBody(req: IncomingMessage): Promise<ParsedBody> {
     bb.on('partsLimit', () => fail(new ApiError(400, 'invalid_multipart', 'El cuerpo multipart tiene demasiadas partes.')));
     bb.on('fieldsLimit', () => fail(new ApiError(400, 'invalid_multipart', 'El cuerpo multipart tiene demasiados campos.')));
     bb.on('close', () => {
-      if (failure) reject(failure);
-      else resolve({ kind: 'multipart', fields, files });
+      void Promise.all(writes).then(() => {
+        if (failure) reject(failure);
+        else resolve({ kind: 'multipart', fields, files: files as UploadedFile[], cleanup });
+      });
     });
     req.on('aborted', () => fail(new ApiError(400, 'invalid_multipart', 'La petición se interrumpió antes de terminar.')));
     req.pipe(bb);
+  });
+  return parsed.catch(async (err: unknown) => {
+    await cleanup();
+    throw err;
   });
 }

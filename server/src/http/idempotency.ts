@@ -49,7 +49,7 @@ export function requestFingerprint(operationId: string, path: string, query: Rec
     h.update('multipart\n');
     for (const f of body.fields) h.update(`f:${f.name}=${JSON.stringify(f.value)}\n`);
     for (const f of body.files) {
-      h.update(`file:${f.field}:${JSON.stringify(f.filename)}:${crypto.createHash('sha256').update(f.data).digest('hex')}\n`);
+      h.update(`file:${f.field}:${JSON.stringify(f.filename)}:${f.sha256}\n`);
     }
   }
   return h.digest('hex');

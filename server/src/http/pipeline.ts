@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv';
 import type { Operation } from 'openapi-backend';
 import type { LoadedSpec } from '../openapi.ts';
 import { authenticate } from './auth.ts';
-import { hasBody, mediaTypeOf, readJsonBody, readMultipartBody, type ParsedBody } from './body.ts';
+import { hasBody, mediaTypeOf, readJsonBody, readMultipartBody, uploadsDir, type ParsedBody } from './body.ts';
 import type { Handler, RequestContext, Services } from './context.ts';
 import { ApiError, toErrorResponse } from './errors.ts';
 import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
@@ -49,6 +49,22 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const requestId = res.locals.requestId as string;
     const rateHeaders: Record<string, string> = {};
+    let body: ParsedBody = { kind: 'none' };
+    // Uploaded files are spooled to disk for this request only: removed once the handler is done with
+    // them, before the response goes out (and on every error path).
+    const releaseBody = async (): Promise<void> => {
+      if (body.kind !== 'multipart') return;
+      const spooled = body;
+      body = { kind: 'none' };
+      await spooled.cleanup();
+    };
+    const run = async (ctx: RequestContext): Promise<Awaited<ReturnType<Handler>>> => {
+      try {
+        return await handlers[ctx.operationId](ctx);
+      } finally {
+        await releaseBody();
+      }
+    };
     try {
       const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
       const probe = { method: req.method, path: req.path === '/' ? req.baseUrl : `${req.baseUrl}${req.path}`, headers: req.headers as Record<string, string>, query: queryString };
@@ -82,7 +98,6 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
       }
 
       // Body: only on operations that take one, only in the content types they declare.
-      let body: ParsedBody = { kind: 'none' };
       if (info.bodyTypes.length > 0) {
         const media = mediaTypeOf(req.headers['content-type']);
         if (!hasBody(req) && media === '') {
@@ -93,7 +108,7 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
         } else if (media === 'application/json') {
           body = await readJsonBody(req);
         } else if (media === 'multipart/form-data') {
-          body = await readMultipartBody(req);
+          body = await readMultipartBody(req, uploadsDir(services.config.dataDir));
         }
       } else {
         req.resume();
@@ -124,7 +139,6 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
         body,
         services,
       };
-      const handler = handlers[ctx.operationId];
 
       if (idempotencyKey !== undefined && auth) {
         const outcome = await beginIdempotent(
@@ -143,12 +157,13 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
             parsedBody.error.request_id = requestId;
             replayBody = JSON.stringify(parsedBody);
           }
+          await releaseBody();
           send(res, stored.status, { ...rateHeaders, ...stored.headers, 'Idempotent-Replayed': 'true' }, replayBody, 'application/json; charset=utf-8');
           return;
         }
         let stored: StoredResponse | null = null;
         try {
-          const result = await handler(ctx);
+          const result = await run(ctx);
           const json = JSON.stringify(result.body ?? {});
           stored = { status: result.status, headers: result.headers ?? {}, body: json };
         } catch (err) {
@@ -164,12 +179,15 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
         return;
       }
 
-      const result = await handler(ctx);
+      const result = await run(ctx);
       if (result.raw) send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, result.raw);
       else send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, JSON.stringify(result.body ?? {}), 'application/json; charset=utf-8');
     } catch (err) {
+      await releaseBody();
       res.locals.rateHeaders = rateHeaders;
       next(err);
+    } finally {
+      await releaseBody();
     }
   };
 }

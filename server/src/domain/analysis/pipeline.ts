@@ -31,7 +31,7 @@ export type Kind = 'analysis' | 'classification';
 
 /** Where the document comes from. */
 export type Source =
-  | { kind: 'upload'; bytes: Uint8Array; filename: string }
+  | { kind: 'upload'; read: () => Promise<Uint8Array>; filename: string }
   | { kind: 'base64'; value: string; filename: string | undefined }
   | { kind: 'url'; url: string; filename: string | undefined };
 
@@ -43,7 +43,7 @@ export interface CreateResult {
 const today = (s: Services): string => s.clock.now().toISOString().slice(0, 10);
 
 async function readSource(s: Services, source: Source): Promise<{ bytes: Uint8Array; filename: string; param: string }> {
-  if (source.kind === 'upload') return { bytes: source.bytes, filename: source.filename || 'document', param: 'file' };
+  if (source.kind === 'upload') return { bytes: await source.read(), filename: source.filename || 'document', param: 'file' };
   if (source.kind === 'base64') return { bytes: decodeBase64File(source.value), filename: source.filename ?? 'document', param: 'file_base64' };
   const got = await downloadFileUrl(source.url, { allowPrivate: s.config.allowPrivateUrls });
   return { bytes: got.bytes, filename: source.filename ?? got.filename, param: 'file_url' };
