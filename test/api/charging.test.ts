@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateAccount } from '../../server/src/db/accounts.ts';
 import { addCredits, type CreatedAccount } from '../../server/src/domain/accounts.ts';
-import { captureCredits } from '../../server/src/domain/billing.ts';
+import { captureCredits, notifyIfLow } from '../../server/src/domain/billing.ts';
 import { ANALYSIS_QUEUE, JOB_RETRY_DELAYS_MS, PROCESS_LEASE_MS, processAnalysis } from '../../server/src/domain/analysis/pipeline.ts';
 import * as queue from '../../server/src/jobs/queue.ts';
 import { runOneAnalysisJob } from '../../server/src/jobs/worker.ts';
@@ -255,6 +255,15 @@ describe.each(DATABASES)('live-mode charging on %s', (kind) => {
     // Test-mode work never sends it.
     for (let i = 0; i < 2; i++) await analyze(acc.keys.test);
     expect(await events('credits.low', acc.account)).toHaveLength(2);
+  });
+
+  it('credits.low is never marked sent without being sent', async () => {
+    const acc = await account({ thresholdCredits: 100 }); // always below
+    await expect(notifyIfLow(app.services, acc.account, async () => { throw new Error('outbox unavailable'); })).rejects.toThrow('outbox unavailable');
+    const row = await app.services.db.selectFrom('accounts').select('low_credit_notified_at').where('id', '=', acc.account).executeTakeFirstOrThrow();
+    expect(row.low_credit_notified_at).toBeNull();
+    await analyze(acc.keys.live);
+    expect(await events('credits.low', acc.account)).toHaveLength(1);
   });
 
   it('the ledger balances: every charge is one finished analysis, and the balance is the ledger', async () => {

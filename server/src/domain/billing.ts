@@ -145,7 +145,7 @@ export async function releaseCredits(db: Services['db'] | Transaction<DB>, s: Se
  * After a charge: `credits.low` (live endpoints) when spendable credits are below the account's
  * threshold, once; it is armed again by a top-up or once spendable credits are back at the threshold.
  */
-export async function notifyIfLow(s: Services, accountId: string, emit: (data: CreditsLowData) => Promise<void>): Promise<void> {
+export async function notifyIfLow(s: Services, accountId: string, emit: (data: CreditsLowData, trx: Transaction<DB>) => Promise<void>): Promise<void> {
   const account = await findAccount(s.db, accountId);
   if (!account) return;
   const t = await creditTotals(s.db, accountId, monthStart(s.clock.now()));
@@ -155,13 +155,19 @@ export async function notifyIfLow(s: Services, accountId: string, emit: (data: C
     await clearLowCreditNotified(s.db, accountId);
     return;
   }
-  if (!(await markLowCreditNotified(s.db, accountId, s.clock.now()))) return;
-  await emit({
-    object: 'balance',
-    credits_available: credits(availableMilli),
-    free_tier_remaining: credits(freeRemainingMilli),
-    credits_spendable: credits(spendable),
-    threshold: credits(account.low_credit_threshold_milli),
+  // The flag and the event commit together: never marked sent without being sent.
+  await s.db.transaction().execute(async (trx) => {
+    if (!(await markLowCreditNotified(trx, accountId, s.clock.now()))) return;
+    await emit(
+      {
+        object: 'balance',
+        credits_available: credits(availableMilli),
+        free_tier_remaining: credits(freeRemainingMilli),
+        credits_spendable: credits(spendable),
+        threshold: credits(account.low_credit_threshold_milli),
+      },
+      trx,
+    );
   });
 }
 

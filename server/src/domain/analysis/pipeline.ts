@@ -3,7 +3,8 @@ import { getEntry, labelOf } from '../../catalogue/index.ts';
 import * as repo from '../../db/analyses.ts';
 import { recordUsage } from '../../db/usage.ts';
 import { captureCredits, notifyIfLow, priceMilli, releaseCredits, reserveCredits } from '../billing.ts';
-import type { AnalysisRow, JobRow } from '../../db/schema.ts';
+import type { Transaction } from 'kysely';
+import type { AnalysisRow, DB, JobRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../http/context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { newId } from '../../ids.ts';
@@ -240,8 +241,17 @@ function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, 
   return { document, candidates: reading.candidates, verdict, fields, checks: outcome.checks, warnings, signature: toSignature(signature), processing };
 }
 
-/** Writes the event to the outbox and, in the same transaction, one webhook delivery per subscribed endpoint of its account and mode. */
-export async function emitEvent(s: Services, scope: { account_id: string; livemode: boolean }, type: string, data: unknown): Promise<void> {
+/**
+ * Writes the event to the outbox and, in the same transaction, one webhook delivery per subscribed endpoint
+ * of its account and mode; inside the caller's transaction when given one (the event then stands or falls with it).
+ */
+export async function emitEvent(
+  s: Services,
+  scope: { account_id: string; livemode: boolean },
+  type: string,
+  data: unknown,
+  within?: Transaction<DB>,
+): Promise<void> {
   const event = {
     id: newId('event', s.clock.now().getTime()),
     account_id: scope.account_id,
@@ -250,10 +260,12 @@ export async function emitEvent(s: Services, scope: { account_id: string; livemo
     payload: { type, created_at: s.clock.now().toISOString(), data: data as Record<string, unknown> },
     created_at: s.clock.now(),
   };
-  await s.db.transaction().execute(async (trx) => {
+  const write = async (trx: Transaction<DB>): Promise<void> => {
     await repo.insertEvent(trx, event);
     await fanOutEvent(trx, s.clock, event);
-  });
+  };
+  if (within) await write(within);
+  else await s.db.transaction().execute(write);
 }
 
 /** After processing: what the storage option says happens to the original. */
@@ -332,7 +344,7 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
   if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body);
   if (result.verdict && result.verdict.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body);
   await onFinished(s, final);
-  if (charged > 0) await notifyIfLow(s, final.account_id, (data) => emitEvent(s, { account_id: final.account_id, livemode: true }, 'credits.low', data));
+  if (charged > 0) await notifyIfLow(s, final.account_id, (data, trx) => emitEvent(s, { account_id: final.account_id, livemode: true }, 'credits.low', data, trx));
   return DONE;
 }
 
