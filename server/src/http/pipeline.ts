@@ -97,6 +97,13 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
         throw new ApiError(429, 'rate_limited', 'Has superado el límite de peticiones por segundo. Espera y reinténtalo (cabecera Retry-After).', undefined, { 'Retry-After': decision.headers['Retry-After'] });
       }
 
+      // A path parameter that is not valid percent-encoded UTF-8, or that decodes to a control character (`%00`),
+      // names no resource: 404 here, before any decoder or the database meets it (either would fail with a 500).
+      if (probe.path.split('/').some(undecodable)) {
+        const pathParams = ((operation.parameters ?? []) as Array<{ in?: string; name?: string }>).filter((p) => p.in === 'path');
+        throw new ApiError(404, 'resource_missing', 'No existe ese recurso: el identificador de la ruta no es válido.', pathParams.length === 1 ? pathParams[0].name : undefined);
+      }
+
       // Body: only on operations that take one, only in the content types they declare.
       if (info.bodyTypes.length > 0) {
         const media = mediaTypeOf(req.headers['content-type']);
@@ -190,4 +197,13 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
       await releaseBody();
     }
   };
+}
+
+/** A path segment that is not valid percent-encoded UTF-8, or that decodes to a control character. */
+function undecodable(segment: string): boolean {
+  try {
+    return /[\u0000-\u001f\u007f]/.test(decodeURIComponent(segment));
+  } catch {
+    return true;
+  }
 }

@@ -46,6 +46,11 @@ describe('judgeAddress: only public unicast is reachable', () => {
     ['::ffff:7f00:1', 'ipv4Mapped(loopback)'],
     ['::ffff:169.254.169.254', 'ipv4Mapped(metadata)'],
     ['::ffff:10.0.0.1', 'ipv4Mapped(private)'],
+    // IPv4-compatible (::/96, deprecated by RFC 4291): the URL parser writes `[::127.0.0.1]` as `[::7f00:1]`.
+    ['::7f00:1', 'ipv4Compatible(loopback)'],
+    ['[::7f00:1]', 'ipv4Compatible(loopback)'],
+    ['::a9fe:a9fe', 'ipv4Compatible(metadata)'],
+    ['::a00:1', 'ipv4Compatible(private)'],
     ['::ffff:0:127.0.0.1', 'rfc6145(loopback)'], // SIIT "IPv4-translated"
     ['64:ff9b::127.0.0.1', 'rfc6052(loopback)'],
     ['64:ff9b::a9fe:a9fe', 'rfc6052(metadata)'],

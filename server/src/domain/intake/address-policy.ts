@@ -1,7 +1,7 @@
 /**
  * Which IP addresses `file_url` may reach: public unicast only. Ranges come from ipaddr.js
  * (its IANA special-purpose tables); IPv6 forms that embed an IPv4 address (IPv4-mapped,
- * IPv4-compatible, SIIT-translated `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4) are judged by
+ * IPv4-compatible in both its dotted and hex forms, SIIT-translated `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4) are judged by
  * the IPv4 address inside.
  */
 import { isIP } from 'node:net';
@@ -52,6 +52,12 @@ export function judgeAddress(address: string): AddressVerdict {
     return { allowed: v.allowed, range: `${v6.range()}(${v.range})` };
   }
   const range = v6.range();
+  // IPv4-compatible ::a.b.c.d (::/96, deprecated by RFC 4291): ipaddr.js files the dotted form as ipv4Mapped but the
+  // hex form the URL parser writes (`[::127.0.0.1]` becomes `[::7f00:1]`) as unicast. Judged by the IPv4 inside.
+  if (range === 'unicast' && v6.toByteArray().slice(0, 12).every((b) => b === 0)) {
+    const v = judgeV4(new ipaddr.IPv4(v6.toByteArray().slice(12, 16)));
+    return { allowed: v.allowed, range: `ipv4Compatible(${v.range})` };
+  }
   // Teredo (2001::/32) hides its IPv4 server and client; `reserved` includes documentation space.
   return { allowed: range === 'unicast', range };
 }
