@@ -83,7 +83,8 @@ async function main(): Promise<number> {
     const dataDir = path.join(dir, 'data');
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const env = serverEnv({ COTEJO_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', COTEJO_BASE_URL: baseUrl });
+    // Live readers off: the contract's 503 live_mode_unavailable transactions need a server without live mode.
+    const env = serverEnv({ COTEJO_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', COTEJO_BASE_URL: baseUrl, COTEJO_LIVE_READERS: 'none' });
 
     // Accounts and keys through the CLI, on the embedded database, before the server holds it.
     const main = cli(['accounts', 'create', '--name', 'Contract'], env);

@@ -14,6 +14,30 @@ export interface Config {
   signingSecret: string | undefined;
   /** Directory of PEM/DER root certificates trusted for PDF signatures. */
   trustDir: string;
+  /** Local readers of live mode (docs/live-mode.md); none left means live keys get 503 live_mode_unavailable. */
+  liveReaders: ReadonlySet<LocalReaderName>;
+  /** tesseract languages of page OCR. */
+  ocrLanguages: OcrLanguage[];
+  /** Live readings run at once in this process; more wait their turn (memory and CPU are bounded by it). */
+  readingConcurrency: number;
+}
+
+export const LOCAL_READERS = ['mrz', 'pdf417', 'text', 'ocr'] as const;
+export type LocalReaderName = (typeof LOCAL_READERS)[number];
+export const OCR_LANGUAGES = ['eng', 'spa', 'fra', 'por'] as const;
+export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
+
+/** A comma-separated list of allowed names; `none` is the empty list. */
+function parseList<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], problems: string[]): T[] {
+  if (raw === undefined || raw.trim() === '') return [...allowed];
+  if (raw.trim().toLowerCase() === 'none') return [];
+  const out: T[] = [];
+  for (const part of raw.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean)) {
+    if ((allowed as readonly string[]).includes(part)) {
+      if (!out.includes(part as T)) out.push(part as T);
+    } else problems.push(`${name} may list ${allowed.join(', ')} or be "none" (got "${part}")`);
+  }
+  return out;
 }
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -92,6 +116,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const trustDir = path.resolve(env.COTEJO_TRUST_DIR && env.COTEJO_TRUST_DIR !== '' ? env.COTEJO_TRUST_DIR : path.join(import.meta.dirname, '../trust'));
 
+  const liveReaders = new Set(parseList('COTEJO_LIVE_READERS', env.COTEJO_LIVE_READERS, LOCAL_READERS, problems));
+  const ocrLanguages = parseList('COTEJO_OCR_LANGUAGES', env.COTEJO_OCR_LANGUAGES, OCR_LANGUAGES, problems);
+  if (liveReaders.has('ocr') && ocrLanguages.length === 0) problems.push('COTEJO_OCR_LANGUAGES cannot be "none" while COTEJO_LIVE_READERS includes ocr');
+  let readingConcurrency = 2;
+  if (env.COTEJO_READING_CONCURRENCY !== undefined && env.COTEJO_READING_CONCURRENCY !== '') {
+    readingConcurrency = Number(env.COTEJO_READING_CONCURRENCY);
+    if (!Number.isInteger(readingConcurrency) || readingConcurrency < 1 || readingConcurrency > 64) {
+      problems.push(`COTEJO_READING_CONCURRENCY must be an integer from 1 to 64 (got "${env.COTEJO_READING_CONCURRENCY}")`);
+    }
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir };
+  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, liveReaders, ocrLanguages, readingConcurrency };
 }

@@ -34,9 +34,12 @@ async function main(): Promise<void> {
 
   // First start on an empty database: make a default account so a newcomer can call the API at once.
   let firstKey: string | undefined;
+  let firstLiveKey: string | undefined;
   if ((await countAccounts(services.db)) === 0) {
-    const created = await createAccount(services.db, services.clock, { name: 'Default account' });
+    // The instance's operator owns this account: its monthly free tier is usable at once (docs/decisions.md).
+    const created = await createAccount(services.db, services.clock, { name: 'Default account', emailVerified: true });
     firstKey = created.keys.test;
+    firstLiveKey = created.keys.live;
     logger.info({ account: created.account }, 'created the default account');
   }
 
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
   if (firstKey) {
     banner +=
       `\nA default account was created. Its test key (shown once, store it now):\n\n  ${firstKey}\n\n` +
+      `and its live key (reads real documents with the local readers; 50 free credits a month):\n\n  ${firstLiveKey}\n\n` +
       `Try:  curl -H "Authorization: Bearer ${firstKey}" ${config.baseUrl}/v1/webhook-endpoints\n` +
       'More accounts and keys: npm run cotejo -- accounts create --json\n';
   }
@@ -70,6 +74,8 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
     server.close(async () => {
+      // Synchronous analyses that answered 202 finish their reading first (the force timer bounds the wait).
+      await Promise.allSettled([...services.inflight]);
       await worker.stop();
       await services.database.close();
       logger.info('stopped');

@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type Database, type OpenOptions } from './db/database.ts';
 import { getOrCreateSetting } from './db/settings.ts';
 import type { Services } from './http/context.ts';
+import { createLocalProvider } from './providers/local/index.ts';
 import { testModeProvider } from './providers/test-mode/index.ts';
 import { LocalBlobStore } from './storage/blob-store.ts';
 import { UrlSigner } from './storage/signed-urls.ts';
@@ -42,7 +43,11 @@ export async function openServices(
     logger,
     blobs: new LocalBlobStore(path.join(config.dataDir, 'files')),
     signer: new UrlSigner(secret),
-    providers: { test: testModeProvider, live: null },
+    providers: {
+      test: testModeProvider,
+      live: createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, concurrency: config.readingConcurrency, logger }),
+    },
     trustStore: await loadTrustStore(config.trustDir),
+    inflight: new Set(),
   };
 }

@@ -85,7 +85,6 @@ describe.each(DATABASES)('batches on %s', (kind) => {
       [app.request('POST', '/v1/batches', { json: { items: [{ file_base64: fixtures.jpeg().toString('base64'), filename: 'dni.jpg' }, { file_base64: 'bm90IGFuIGltYWdl', filename: 'x.jpg' }] } }), 415, 'unsupported_file_type', 'items.1.file_base64'],
       [app.request('POST', '/v1/batches', { json: { items: [{ file_base64: fixtures.jpeg().toString('base64'), filename: 'dni.jpg', options: { expect: 'xx_nope' } }] } }), 422, 'invalid_parameter', 'items.0.options.expect'],
       [app.request('POST', '/v1/batches', { body: badSecond }), 415, 'unsupported_file_type', 'files[].1'],
-      [app.request('POST', '/v1/batches', { key: app.account.keys.live, json: { items: [{ file_base64: fixtures.jpeg().toString('base64'), filename: 'dni.jpg' }] } }), 503, 'live_mode_unavailable', ''],
     ];
     for (const [p, status, code, param] of cases) {
       const res = await p;

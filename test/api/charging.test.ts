@@ -25,6 +25,7 @@ describe.each(DATABASES)('live-mode charging on %s', (kind) => {
     // `outage*` files: the provider throws (an outage), so the job is retried and finally fails.
     const liveProvider: Provider = {
       name: standInLiveProvider.name,
+      simulated: true,
       read: (input) => (input.filename.startsWith('outage') ? Promise.reject(new Error('provider unreachable')) : standInLiveProvider.read(input)),
     };
     app = await startTestApp(kind, { clock, liveProvider });

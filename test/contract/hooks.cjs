@@ -367,8 +367,8 @@ async function provoke(t, d) {
       else if (VALID_BODY[d.op]) setJson(t, VALID_BODY[d.op]);
       return true;
     case 503:
-      // Live mode without a configured AI provider: 503 live_mode_unavailable (the account has credits, so the
-      // answer is not 402). Only operations that read a document use a provider.
+      // Live mode switched off (the contract server runs with COTEJO_LIVE_READERS=none): 503 live_mode_unavailable
+      // (the account has credits, so the answer is not 402). Only operations that read a document use a provider.
       if (!['createAnalysis', 'createClassification', 'createBatch'].includes(d.op)) return false;
       auth(t, ctx.keys.live);
       await success[d.op](t, { ...d, status: d.op === 'createBatch' ? 202 : 200 });

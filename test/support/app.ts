@@ -54,7 +54,7 @@ export interface StartOptions extends AppOptions {
   config?: Partial<Config>;
   /** Run the background worker (async analyses, deferred ones); off by default so tests drive jobs themselves. */
   worker?: boolean;
-  /** A live-mode reader (see live-provider.ts); without one live keys get 503 live_mode_unavailable, as in production. */
+  /** A live-mode reader (see live-provider.ts) instead of the local readers that the configuration enables. */
   liveProvider?: Provider;
 }
 
@@ -102,6 +102,7 @@ export async function startTestApp(kind: DbKind, opts: StartOptions = {}): Promi
     request,
     newAccount: (o = {}) => createAccount(services.db, clock, { name: 'Other account', ...o }),
     close: async () => {
+      await Promise.allSettled([...services.inflight]);
       await worker?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -28,6 +28,21 @@ describe('loadConfig', () => {
     });
   });
 
+  it('live mode: every local reader by default; a list, or none (live keys then get 503)', () => {
+    const d = loadConfig({});
+    expect([...d.liveReaders]).toEqual(['mrz', 'pdf417', 'text', 'ocr']);
+    expect(d.ocrLanguages).toEqual(['eng', 'spa', 'fra', 'por']);
+    expect(d.readingConcurrency).toBe(2);
+    const c = loadConfig({ COTEJO_LIVE_READERS: ' MRZ, text ', COTEJO_OCR_LANGUAGES: 'eng', COTEJO_READING_CONCURRENCY: '4' });
+    expect([...c.liveReaders]).toEqual(['mrz', 'text']);
+    expect(c.ocrLanguages).toEqual(['eng']);
+    expect(c.readingConcurrency).toBe(4);
+    expect(loadConfig({ COTEJO_LIVE_READERS: 'none' }).liveReaders.size).toBe(0);
+    for (const env of [{ COTEJO_LIVE_READERS: 'mrz,mistral' }, { COTEJO_OCR_LANGUAGES: 'deu' }, { COTEJO_READING_CONCURRENCY: '0' }, { COTEJO_OCR_LANGUAGES: 'none' }]) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(new RegExp(Object.keys(env)[0]));
+    }
+  });
+
   it('reports every problem at once, naming the variable', () => {
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', COTEJO_BASE_URL: 'ftp://x', COTEJO_ALLOW_PRIVATE_URLS: 'maybe', LOG_LEVEL: 'loud' });

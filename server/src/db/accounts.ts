@@ -5,7 +5,7 @@ type Conn = Kysely<DB> | Transaction<DB>;
 
 export async function insertAccount(
   db: Conn,
-  row: { id: string; name: string; email: string | null; created_at: Date; rate_limit_per_second?: number },
+  row: { id: string; name: string; email: string | null; created_at: Date; rate_limit_per_second?: number; email_verified?: boolean },
 ): Promise<void> {
   await db.insertInto('accounts').values(row).execute();
 }

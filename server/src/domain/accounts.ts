@@ -73,7 +73,7 @@ export interface CreatedAccount {
 export async function createAccount(
   db: Kysely<DB>,
   clock: Clock,
-  opts: { name?: string; email?: string | null; rateLimitPerSecond?: number } = {},
+  opts: { name?: string; email?: string | null; rateLimitPerSecond?: number; emailVerified?: boolean } = {},
 ): Promise<CreatedAccount> {
   return db.transaction().execute(async (trx) => {
     const id = newId('account', clock.now().getTime());
@@ -83,6 +83,7 @@ export async function createAccount(
       email: opts.email ?? null,
       created_at: clock.now(),
       ...(opts.rateLimitPerSecond !== undefined ? { rate_limit_per_second: opts.rateLimitPerSecond } : {}),
+      ...(opts.emailVerified ? { email_verified: true } : {}),
     });
     const t = trx as unknown as Kysely<DB>;
     const test = await issueKey(t, clock, id, 'secret', 'test');

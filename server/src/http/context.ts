@@ -23,6 +23,10 @@ export interface Services {
   providers: { test: Provider; live: Provider | null };
   /** Roots trusted for PAdES signatures (COTEJO_TRUST_DIR). */
   trustStore: TrustStore;
+  /** Work that outlived its request (a synchronous analysis past its wait): shutdown waits for it. */
+  inflight: Set<Promise<unknown>>;
+  /** The synchronous wait (the specification's 30 s); tests shorten it. */
+  syncWaitMs?: number;
 }
 
 export interface Auth {

@@ -87,6 +87,17 @@ export async function complete(db: Conn, clock: Clock, id: string): Promise<void
     .execute();
 }
 
+/** Keeps a job this process holds: its lease runs `leaseMs` from now (a no-op once another worker took it). */
+export async function extendLease(db: Conn, clock: Clock, id: string, leaseMs: number): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ locked_until: new Date(clock.now().getTime() + leaseMs), updated_at: clock.now() })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where('locked_by', '=', WORKER_ID)
+    .execute();
+}
+
 /** Schedules another attempt after `retryInMs`, or marks the job failed when attempts are spent. */
 export async function fail(db: Conn, clock: Clock, job: JobRow, error: string, retryInMs: number): Promise<'retry' | 'failed'> {
   const now = clock.now();

@@ -1,6 +1,6 @@
-import { analysesWithExpiredFiles, findAnalysisById, updateAnalysis } from '../db/analyses.ts';
+import { analysesWithExpiredFiles, updateAnalysis } from '../db/analyses.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
-import { ANALYSIS_QUEUE, forget, onJobError, PROCESS_LEASE_MS, processAnalysis } from '../domain/analysis/pipeline.ts';
+import { ANALYSIS_QUEUE, forgetIfFinished, PROCESS_LEASE_MS, runClaimedJob } from '../domain/analysis/pipeline.ts';
 import type { Services } from '../http/context.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
@@ -11,14 +11,7 @@ export async function runOneAnalysisJob(s: Services): Promise<boolean> {
   const job = await queue.claim(s.db, s.clock, ANALYSIS_QUEUE, PROCESS_LEASE_MS);
   if (!job) return false;
   const id = String(job.payload.analysis_id);
-  try {
-    await processAnalysis(s, id);
-    await queue.complete(s.db, s.clock, job.id);
-    const row = await findAnalysisById(s.db, id);
-    if (row && !row.keep_results && (row.status === 'completed' || row.status === 'failed')) await forget(s, row);
-  } catch (err) {
-    await onJobError(s, job, id, err);
-  }
+  if ((await runClaimedJob(s, job, id)).kind === 'done') await forgetIfFinished(s, id);
   return true;
 }
 

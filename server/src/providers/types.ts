@@ -29,6 +29,12 @@ export interface ReadField {
   confidence: number;
   /** 1-based page and a normalised [x0, y0, x1, y1] box, or null. */
   source: { page: number; bbox: [number, number, number, number] | null } | null;
+  /**
+   * Where a live reading took the value from. A value read from the MRZ (or the barcode) is not a reading of the
+   * visual zone: comparing the zone with itself proves nothing, so `mrz_matches_visual` (`aamva_matches_visual`)
+   * only compares the fields read elsewhere. Not part of the API.
+   */
+  origin?: 'mrz' | 'barcode' | 'xml' | 'text' | 'ocr';
 }
 
 export interface Reading {
@@ -53,5 +59,7 @@ export interface Reading {
 
 export interface Provider {
   readonly name: string;
+  /** A simulated reader (test mode): its reading reports a latency instead of taking it. */
+  readonly simulated?: boolean;
   read(input: ReadInput): Promise<Reading>;
 }

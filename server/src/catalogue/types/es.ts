@@ -343,7 +343,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: PAYSLIP,
     fv: { id_number: 'es_nif', employer_tax_id: 'es_nif', social_security_number: 'es_nss' },
     signature: false,
-    keywords: ['nómina', 'recibo de salarios', 'hoja de salario', 'sueldo', 'salario', 'payslip'],
+    keywords: ['nómina', 'recibo de salarios', 'hoja de salario', 'sueldo', 'salario', 'payslip', 'total devengado', 'líquido a percibir', 'total a deducir'],
   }),
   t({
     type: 'es_employment_contract', category: 'employment', countries: ESP,
@@ -516,7 +516,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: TAX_FORM(['tax_base', 'tax_amount']),
     fv: { tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false, signature: false,
-    keywords: ['303', 'modelo 303', 'iva trimestral', 'declaración de iva', 'autoliquidación iva'],
+    keywords: ['modelo 303', 'iva trimestral', 'declaración de iva', 'autoliquidación iva'],
   }),
   t({
     type: 'es_modelo_390', category: 'tax', countries: ESP,
@@ -530,7 +530,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: TAX_FORM(['tax_base', 'tax_amount']),
     fv: { tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false, signature: false,
-    keywords: ['390', 'modelo 390', 'resumen anual iva', 'declaración anual iva'],
+    keywords: ['modelo 390', 'resumen anual iva', 'declaración anual iva'],
   }),
   t({
     type: 'es_modelo_100', category: 'tax', countries: ESP,
@@ -544,7 +544,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: TAX_FORM(['gross_income', 'taxable_income', 'spouse_name']),
     fv: { tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false, signature: false,
-    keywords: ['100', 'modelo 100', 'declaración de la renta', 'renta', 'irpf', 'renta web'],
+    keywords: ['modelo 100', 'declaración de la renta', 'renta', 'irpf', 'renta web'],
   }),
   t({
     type: 'es_modelo_130', category: 'tax', countries: ESP,
@@ -558,7 +558,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: TAX_FORM(['gross_income', 'taxable_income']),
     fv: { tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false, signature: false,
-    keywords: ['130', 'modelo 130', 'pago fraccionado', 'autónomo', 'estimación directa'],
+    keywords: ['modelo 130', 'pago fraccionado', 'autónomo', 'estimación directa'],
   }),
   t({
     type: 'es_modelo_111', category: 'tax', countries: ESP,
@@ -572,7 +572,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: TAX_FORM(['withholding_amount']),
     fv: { tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false, signature: false,
-    keywords: ['111', 'modelo 111', 'retenciones', 'irpf trabajadores', 'retenciones profesionales'],
+    keywords: ['modelo 111', 'retenciones', 'irpf trabajadores', 'retenciones profesionales'],
   }),
   t({
     type: 'es_modelo_190', category: 'tax', countries: ESP,
@@ -586,7 +586,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: TAX_FORM(['gross_income', 'withholding_amount']),
     fv: { tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false, signature: false,
-    keywords: ['190', 'modelo 190', 'resumen anual retenciones', 'informativa'],
+    keywords: ['modelo 190', 'resumen anual retenciones', 'informativa'],
   }),
   t({
     type: 'es_modelo_200', category: 'tax', countries: ESP,
@@ -600,7 +600,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: TAX_FORM(['gross_income', 'taxable_income', 'tax_amount']),
     fv: { tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false, signature: false,
-    keywords: ['200', 'modelo 200', 'impuesto sobre sociedades', 'is', 'sociedades'],
+    keywords: ['modelo 200', 'impuesto sobre sociedades', 'sociedades'],
   }),
   t({
     type: 'es_modelo_036', category: 'tax', countries: ESP,
@@ -614,7 +614,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: ['form_code', ['full_name', 'Nombre completo o razón social del declarante'], 'tax_id', 'tax_domicile', 'economic_activity', 'start_date', 'filing_date', 'submission_number', 'csv'],
     fv: { tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false, signature: false,
-    keywords: ['036', '037', 'modelo 036', 'modelo 037', 'alta de autónomo', 'declaración censal', 'alta en hacienda'],
+    keywords: ['modelo 036', 'modelo 037', 'alta de autónomo', 'declaración censal', 'alta en hacienda'],
   }),
   t({
     type: 'es_nif_card', category: 'tax', countries: ESP,
@@ -657,7 +657,7 @@ export const ES_TYPES: CatalogueEntry[] = [
     fields: INVOICE,
     fv: { issuer_tax_id: 'es_nif', customer_tax_id: 'es_nif' },
     signed_pdf: true, usually_signed: false,
-    keywords: ['factura', 'fra', 'factura electrónica', 'facturae', 'verifactu', 'iva', 'invoice'],
+    keywords: ['factura', 'fra', 'factura electrónica', 'facturae', 'verifactu', 'iva', 'invoice', 'número de factura', 'fecha de factura', 'base imponible', 'cuota de iva', 'factura rectificativa'],
   }),
   t({
     type: 'es_simplified_invoice', category: 'finance', countries: ESP,

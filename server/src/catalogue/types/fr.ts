@@ -87,7 +87,7 @@ export const FR_TYPES: CatalogueEntry[] = [
       'Comprovativo de morada francês com menos de três meses: fatura de eletricidade, gás, água, telefone ou recibo de renda.',
       'Justificatif de domicile de moins de trois mois : facture d’électricité, de gaz, d’eau, de téléphone ou quittance de loyer.'),
     fields: UTILITY_BILL,
-    keywords: ['justificatif de domicile', 'facture edf', 'quittance de loyer', 'facture', 'domicile'],
+    keywords: ['justificatif de domicile', 'facture edf', 'quittance de loyer', 'facture d’électricité', 'domicile'],
   }),
   t({
     type: 'fr_housing_certificate', category: 'address', countries: FRA,

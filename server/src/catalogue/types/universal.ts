@@ -88,7 +88,7 @@ export const UNIVERSAL_TYPES: CatalogueEntry[] = [
       'Certificado ou declaração de uma entidade ou empresa que não corresponde a nenhum tipo mais específico do catálogo.',
       'Certificat ou attestation d’un organisme ou d’une entreprise ne correspondant à aucun type plus précis du catalogue.'),
     fields: ['document_title', 'full_name', 'id_number', 'issuer_name', 'purpose', 'certificate_number', 'issue_date', 'expiry_date'],
-    keywords: ['certificado', 'certificate', 'certidão', 'certificat', 'attestation', 'declaración', 'constancia'],
+    keywords: ['certificado', 'certificate', 'certidão', 'certificat', 'attestation', 'declaración', 'constancia', 'bescheinigung', 'bestätigung', 'verklaring', 'certificato', 'attestato'],
   }),
   t({
     type: 'criminal_record_certificate', category: 'certificate', countries: ANY,
@@ -112,7 +112,7 @@ export const UNIVERSAL_TYPES: CatalogueEntry[] = [
     slugs: { es: 'factura-generica' },
     fields: INVOICE,
     signed_pdf: true, usually_signed: false,
-    keywords: ['invoice', 'factura', 'fatura', 'facture', 'bill', 'rechnung', 'fattura', 'vat invoice'],
+    keywords: ['invoice', 'factura', 'fatura', 'facture', 'bill', 'rechnung', 'fattura', 'factuur', 'vat invoice', 'tax invoice', 'invoice number', 'invoice date', 'rechnungsnummer', 'rechnungsdatum', 'rechnungsbetrag', 'factuurnummer', 'factuurdatum', 'numero fattura', 'data fattura', 'numéro de facture', 'date de facture', 'número da fatura', 'fatura-recibo', 'credit note', 'gutschrift', 'creditnota', 'nota di credito', 'facture d’avoir', 'vat', 'tva', 'btw', 'mwst', 'ust-idnr', 'partita iva', 'total ttc', 'montant ttc', 'totaal', 'te betalen', 'gesamtbetrag', 'amount due', 'grand total', 'imponibile'],
   }),
   t({
     type: 'payment_receipt', category: 'finance', countries: ANY,
@@ -124,7 +124,7 @@ export const UNIVERSAL_TYPES: CatalogueEntry[] = [
       'Preuve d’un paiement ou d’un virement bancaire émise par une banque, un prestataire de paiement ou le bénéficiaire.'),
     slugs: { es: 'justificante-de-pago-generico' },
     fields: PAYMENT,
-    keywords: ['receipt', 'recibo', 'comprobante', 'transferencia', 'transfer', 'virement', 'comprovativo', 'proof of payment', 'swift'],
+    keywords: ['receipt', 'recibo', 'comprobante', 'transferencia', 'transfer', 'virement', 'comprovativo', 'proof of payment', 'swift', 'payment receipt', 'quittung', 'zahlungsbestätigung', 'überweisung', 'betalingsbewijs', 'kwitantie', 'ricevuta', 'bonifico'],
   }),
   t({
     type: 'bank_statement', category: 'finance', countries: ANY,
@@ -135,7 +135,7 @@ export const UNIVERSAL_TYPES: CatalogueEntry[] = [
       'Extrato dos movimentos de uma conta bancária num período, com os saldos inicial e final.',
       'Relevé des opérations d’un compte bancaire sur une période, avec les soldes initial et final.'),
     fields: BANK_STATEMENT,
-    keywords: ['extracto', 'movimientos', 'bank statement', 'extrato', 'relevé de compte', 'kontoauszug', 'estratto conto'],
+    keywords: ['extracto', 'movimientos', 'bank statement', 'extrato', 'relevé de compte', 'kontoauszug', 'estratto conto', 'rekeningafschrift', 'bankafschrift', 'saldo inicial', 'saldo final', 'opening balance', 'closing balance', 'solde initial'],
   }),
   t({
     type: 'bank_account_certificate', category: 'finance', countries: ANY,
@@ -148,7 +148,7 @@ export const UNIVERSAL_TYPES: CatalogueEntry[] = [
     slugs: { es: 'certificado-titularidad-bancaria-generico' },
     fields: BANK_CERTIFICATE,
     signature: true, stamp: true,
-    keywords: ['account ownership', 'bank letter', 'iban certificate', 'titularidad', 'comprovativo de iban', 'attestation de compte'],
+    keywords: ['account ownership', 'bank letter', 'iban certificate', 'titularidad', 'comprovativo de iban', 'attestation de compte', 'kontobestätigung', 'bankbevestiging', 'certificato di titolarità', 'account holder'],
   }),
   t({
     type: 'utility_bill', category: 'address', countries: ANY,
@@ -160,7 +160,7 @@ export const UNIVERSAL_TYPES: CatalogueEntry[] = [
       'Facture d’électricité, de gaz, d’eau, de téléphone ou d’internet de tout pays, utilisée comme justificatif de domicile.'),
     slugs: { es: 'factura-de-suministros-generica' },
     fields: UTILITY_BILL,
-    keywords: ['utility bill', 'proof of address', 'justificante de domicilio', 'comprovativo de morada', 'justificatif de domicile', 'electricity bill'],
+    keywords: ['utility bill', 'proof of address', 'justificante de domicilio', 'comprovativo de morada', 'justificatif de domicile', 'electricity bill', 'stromrechnung', 'gasrechnung', 'energierekening', 'bolletta', 'bolletta della luce'],
   }),
   t({
     type: 'proof_of_address', category: 'address', countries: ANY,
@@ -183,7 +183,7 @@ export const UNIVERSAL_TYPES: CatalogueEntry[] = [
       'Bulletin de salaire de tout pays avec le brut, les retenues et le net à payer.'),
     fields: PAYSLIP,
     signature: false,
-    keywords: ['payslip', 'pay stub', 'salary slip', 'nómina', 'recibo de vencimento', 'fiche de paie', 'lohnabrechnung', 'busta paga'],
+    keywords: ['payslip', 'pay stub', 'salary slip', 'nómina', 'recibo de vencimento', 'fiche de paie', 'lohnabrechnung', 'busta paga', 'gehaltsabrechnung', 'entgeltabrechnung', 'loonstrook', 'salarisstrook', 'cedolino', 'net pay', 'gross pay'],
   }),
   t({
     type: 'employment_contract', category: 'employment', countries: ANY,
@@ -194,7 +194,7 @@ export const UNIVERSAL_TYPES: CatalogueEntry[] = [
       'Contrato de trabalho de qualquer país entre uma entidade empregadora e um trabalhador.',
       'Contrat de travail de tout pays entre un employeur et un salarié.'),
     fields: EMPLOYMENT_CONTRACT,
-    keywords: ['employment agreement', 'contrato laboral', 'contrat de travail', 'arbeitsvertrag', 'job contract'],
+    keywords: ['employment agreement', 'contrato laboral', 'contrat de travail', 'arbeitsvertrag', 'job contract', 'arbeidsovereenkomst', 'contratto di lavoro'],
   }),
   t({
     type: 'employment_certificate', category: 'employment', countries: ANY,

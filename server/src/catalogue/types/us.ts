@@ -254,7 +254,7 @@ export const US_TYPES: CatalogueEntry[] = [
       'Déclaration annuelle de l’impôt fédéral sur le revenu des particuliers déposée auprès de l’IRS.'),
     fields: ['form_code', 'full_name', ['tax_id', 'Número de Seguro Social (SSN) o ITIN del contribuyente'], 'spouse_name', 'address', 'tax_year', 'gross_income', 'taxable_income', 'result_amount', 'filing_date'],
     fv: { tax_id: 'us_ssn' },
-    keywords: ['1040', 'form 1040', 'tax return', 'irs', 'federal income tax'],
+    keywords: ['form 1040', 'tax return', 'irs', 'federal income tax'],
   }),
   t({
     type: 'us_ein_letter', category: 'tax', countries: USA,

@@ -71,7 +71,11 @@ function family(entry: CatalogueEntry): DocumentFamily {
 }
 
 /** Runs the deterministic validators the type names on the fields that were read. */
-function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, referenceDate: string): ValidatorResult[] {
+function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, read: Reading['fields'], referenceDate: string): ValidatorResult[] {
+  // The visual zone as read on its own: a value taken from the MRZ (or barcode) compared with itself proves nothing.
+  const notFrom = (origin: string): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(read).filter(([, f]) => f.origin !== origin).map(([k, f]) => [k, f.value]));
+  const anyValue = (o: Record<string, unknown>, keys: string[]) => keys.some((k) => str(o[k]) !== null);
   const results: ValidatorResult[] = [];
   const has = (v: string) => entry.validators.includes(v as never);
   for (const { field, scheme } of entry.field_validators) {
@@ -89,34 +93,38 @@ function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, r
   const mrz = fields.mrz;
   if (has('mrz_checksums') && (typeof mrz === 'string' || Array.isArray(mrz)) && !isEmpty(mrz)) {
     const expectedFormat = entry.mrz === 'TD1' || entry.mrz === 'TD2' || entry.mrz === 'TD3' ? entry.mrz : 'any';
-    results.push({ ...validateMrzChecksums(mrz as string | string[], { referenceDate, expectedFormat }), fields: ['mrz'] });
-    if (has('mrz_matches_visual')) {
+    // Values a live reader took from the zone itself are what its check digits protect.
+    const fromZone = ['document_number', 'birth_date', 'expiry_date', 'personal_number'].filter((k) => read[k]?.origin === 'mrz');
+    results.push({ ...validateMrzChecksums(mrz as string | string[], { referenceDate, expectedFormat }), fields: ['mrz', ...fromZone] });
+    const visual = notFrom('mrz');
+    if (has('mrz_matches_visual') && anyValue(visual, ['document_number', 'last_name', 'first_name', 'full_name', 'birth_date', 'expiry_date'])) {
       results.push(
         mrzMatchesVisual(mrz as string | string[], {
-          document_number: str(fields.document_number),
-          last_name: [str(fields.last_name), str(fields.second_last_name)].filter(Boolean).join(' ') || null,
-          first_name: str(fields.first_name),
-          full_name: str(fields.full_name),
-          birth_date: str(fields.birth_date),
-          expiry_date: str(fields.expiry_date),
-          nationality: str(fields.nationality),
-          sex: str(fields.sex),
+          document_number: str(visual.document_number),
+          last_name: [str(visual.last_name), str(visual.second_last_name)].filter(Boolean).join(' ') || null,
+          first_name: str(visual.first_name),
+          full_name: str(visual.full_name),
+          birth_date: str(visual.birth_date),
+          expiry_date: str(visual.expiry_date),
+          nationality: str(visual.nationality),
+          sex: str(visual.sex),
         }, { referenceDate }),
       );
     }
   }
-  if (has('aamva_matches_visual') && str(fields.barcode_data)) {
+  const printed = notFrom('barcode');
+  if (has('aamva_matches_visual') && str(fields.barcode_data) && anyValue(printed, ['document_number', 'last_name', 'first_name', 'birth_date', 'expiry_date'])) {
     results.push(
       aamvaMatchesVisual(str(fields.barcode_data)!, {
-        document_number: str(fields.document_number),
-        last_name: str(fields.last_name),
-        first_name: str(fields.first_name),
-        birth_date: str(fields.birth_date),
-        expiry_date: str(fields.expiry_date),
-        issue_date: str(fields.issue_date),
-        sex: str(fields.sex),
-        state: str(fields.region),
-        postal_code: str(fields.postal_code),
+        document_number: str(printed.document_number),
+        last_name: str(printed.last_name),
+        first_name: str(printed.first_name),
+        birth_date: str(printed.birth_date),
+        expiry_date: str(printed.expiry_date),
+        issue_date: str(printed.issue_date),
+        sex: str(printed.sex),
+        state: str(printed.region),
+        postal_code: str(printed.postal_code),
       }),
     );
   }
@@ -200,7 +208,7 @@ export function runChecks(input: CheckInput): CheckOutcome {
   if (entry) {
     // Deterministic validators: every result is a check; failures are reasons.
     const failed = new Set<string>();
-    for (const r of runValidators(entry, fields, referenceDate)) {
+    for (const r of runValidators(entry, fields, reading.fields, referenceDate)) {
       checks.push({ code: r.code as CheckResult['code'], passed: r.passed, message: t(language, `check.${r.code}.${r.passed ? 'ok' : 'fail'}`) });
       for (const f of r.fields ?? []) validated[f] = (validated[f] ?? true) && r.passed;
       if (!r.passed && !failed.has(r.code)) {
@@ -300,7 +308,8 @@ export function runChecks(input: CheckInput): CheckOutcome {
   const quality = reading.warnings.filter((w) => QUALITY_WARNINGS.has(w));
   if (quality.length > 0) reason('low_quality', 'warning', 'low_quality', { warnings: quality.join(', ') });
   if (reading.warnings.includes('edited_suspected') || signature?.edited_suspected) reason('edited_suspected', 'warning', 'edited_suspected');
-  const confidences = Object.values(reading.fields).map((f) => f.confidence);
+  // Fields that were read: an absent value is not a doubtful one (its absence is `required_field_missing`'s business).
+  const confidences = Object.values(reading.fields).filter((f) => !isEmpty(f.value)).map((f) => f.confidence);
   const meanConfidence = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : 1;
   const docConfidence = reading.document?.confidence ?? 0;
   if (docConfidence >= 0.5 && (docConfidence < 0.7 || meanConfidence < 0.6)) reason('low_confidence', 'warning', 'low_confidence');

@@ -155,24 +155,69 @@ export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source
   if (options.async) {
     return { status: 202, body: present(s, (await repo.findAnalysisById(s.db, id))!) };
   }
-  // Synchronous: run the job here, now.
+  // Synchronous: run the job here, now, and wait for it at most the synchronous wait; past it the caller gets 202
+  // and the same work goes on in this process (it is not started again, and it is charged once).
   const job = await queue.claim(s.db, s.clock, ANALYSIS_QUEUE, PROCESS_LEASE_MS, jobId);
-  let outcome: ProcessOutcome = { kind: 'deferred', remainingMs: 0 };
+  let outcome: ProcessOutcome | null = { kind: 'deferred', remainingMs: 0 };
   if (job) {
-    try {
-      outcome = await processAnalysis(s, id, { syncBudgetMs: SYNC_WAIT_MS });
-      if (outcome.kind === 'done') await queue.complete(s.db, s.clock, jobId);
-      else await queue.defer(s.db, s.clock, job, new Date(s.clock.now().getTime() + outcome.remainingMs));
-    } catch (err) {
-      // An unexpected error (a provider outage...) is the job's, not the request's: it is retried in the
-      // background like any job, and the caller gets the analysis as it stands (202), not a 500.
-      await onJobError(s, job, id, err);
-    }
+    const provider = auth.livemode ? s.providers.live : s.providers.test;
+    const wait = s.syncWaitMs ?? SYNC_WAIT_MS;
+    // A simulated reader says how long it "took"; a real one takes it.
+    const running = runClaimedJob(s, job, id, { syncBudgetMs: provider?.simulated ? wait : undefined });
+    outcome = await within(running, wait);
+    if (!outcome) track(s, running.then(() => forgetIfFinished(s, id)));
   }
   const after = (await repo.findAnalysisById(s.db, id))!;
   const body = await presentWithExports(s, after);
-  if (outcome.kind === 'done' && !after.keep_results) await forget(s, after);
-  return { status: outcome.kind === 'done' ? 200 : 202, body };
+  if (outcome?.kind === 'done' && !after.keep_results) await forget(s, after);
+  return { status: outcome?.kind === 'done' ? 200 : 202, body };
+}
+
+/** The promise's value, or null when `ms` pass first (the promise goes on). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Work that outlived its request: shutdown (and tests) wait for it. */
+function track(s: Services, work: Promise<unknown>): void {
+  const p = work.catch((err) => s.logger.error({ err }, 'background analysis work failed'));
+  s.inflight.add(p);
+  void p.finally(() => s.inflight.delete(p));
+}
+
+/** keep_results: false, once the work that answered 202 has finished and its event carried the result. */
+export async function forgetIfFinished(s: Services, id: string): Promise<void> {
+  const row = await repo.findAnalysisById(s.db, id);
+  if (row && !row.keep_results && (row.status === 'completed' || row.status === 'failed')) await forget(s, row);
+}
+
+/**
+ * Runs a claimed analysis job to its end, keeping its lease alive meanwhile (a reading may outlast the lease; the
+ * lease only lapses when this process dies, and then another worker takes the job again). Errors are the job's:
+ * they schedule another attempt or fail the analysis, never the caller's request.
+ */
+export async function runClaimedJob(s: Services, job: JobRow, id: string, opts: { syncBudgetMs?: number } = {}): Promise<ProcessOutcome> {
+  const beat = setInterval(() => {
+    queue.extendLease(s.db, s.clock, job.id, PROCESS_LEASE_MS).catch((err) => s.logger.warn({ err, job: job.id }, 'could not extend a job lease'));
+  }, PROCESS_LEASE_MS / 4);
+  beat.unref();
+  try {
+    const outcome = await processAnalysis(s, id, opts);
+    if (outcome.kind === 'done') await queue.complete(s.db, s.clock, job.id);
+    else if (outcome.kind === 'deferred') await queue.defer(s.db, s.clock, job, new Date(s.clock.now().getTime() + outcome.remainingMs));
+    return outcome;
+  } catch (err) {
+    // An unexpected error (a provider outage...) is retried in the background like any job failure.
+    await onJobError(s, job, id, err);
+    return { kind: 'retry' };
+  } finally {
+    clearInterval(beat);
+  }
 }
 
 /** keep_results: false — the result was handed over once (response or event); nothing of it stays. */
@@ -276,7 +321,8 @@ function storagePatch(s: Services, row: AnalysisRow, options: NormalisedOptions)
   return {};
 }
 
-export type ProcessOutcome = { kind: 'done' } | { kind: 'deferred'; remainingMs: number };
+/** done; deferred (a simulated reading slower than the synchronous wait); retry (the attempt threw, the job runs again). */
+export type ProcessOutcome = { kind: 'done' } | { kind: 'deferred'; remainingMs: number } | { kind: 'retry' };
 const DONE: ProcessOutcome = { kind: 'done' };
 
 /**

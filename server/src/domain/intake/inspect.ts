@@ -18,6 +18,12 @@ export const MAX_PAGES_ASYNC = 200;
  */
 export const MAX_IMAGE_PIXELS = 0x3fff * 0x3fff;
 
+/**
+ * Largest HEIC accepted, in pixels (64 Mi: every phone camera's HEIC fits). libheif-js decodes in WebAssembly, whose
+ * heap never shrinks: a 268 MP HEIC would hold about 1 GB for the life of the process.
+ */
+export const MAX_HEIC_PIXELS = 64 * 1024 * 1024;
+
 export interface InspectOptions {
   /** Page limit for PDFs: `MAX_PAGES_SYNC` or `MAX_PAGES_ASYNC` (see `maxPagesFor`). */
   maxPages: number;
@@ -95,7 +101,7 @@ function tooManyPages(pages: number, max: number): ApiError {
   return new ApiError(422, 'too_many_pages', `El PDF tiene ${pages} páginas; ${limit}.`);
 }
 
-const unreadableImage = (detail: string): ApiError =>
+export const unreadableImage = (detail: string): ApiError =>
   new ApiError(422, 'unreadable_image', `No se puede leer la imagen: ${detail}.`);
 
 const unreadablePdf = (detail: string): ApiError =>
@@ -135,17 +141,17 @@ async function decodeWithSharp(bytes: Uint8Array): Promise<{ width: number; heig
 // HEIC: libheif-js (libheif + libde265 compiled to WebAssembly). sharp's prebuilt libvips has
 // libheif with AV1 only: no HEVC decoder, so it cannot read HEIC.
 
-interface HeifError {
+export interface HeifError {
   code: unknown;
   message?: string;
 }
-interface HeifDecoded {
+export interface HeifDecoded {
   image: unknown;
   width: number;
   height: number;
 }
 /** The embind functions of libheif-js used here (its low-level API; its `HeifDecoder` wrapper logs to the console). */
-interface LibHeif {
+export interface LibHeif {
   ready: Promise<unknown>;
   heif_error_Ok: unknown;
   heif_colorspace_RGB: unknown;
@@ -164,7 +170,7 @@ interface LibHeif {
 let libheifPromise: Promise<LibHeif> | undefined;
 
 /** Loaded on first use: the WebAssembly bundle is 8 MB and most deployments see few HEIC files. */
-function loadLibheif(): Promise<LibHeif> {
+export function loadLibheif(): Promise<LibHeif> {
   libheifPromise ??= (async () => {
     const require = createRequire(import.meta.url);
     const lib = require('libheif-js/wasm-bundle') as LibHeif;
@@ -174,12 +180,16 @@ function loadLibheif(): Promise<LibHeif> {
   return libheifPromise;
 }
 
-function isHeifError(v: unknown): v is HeifError {
+export function isHeifError(v: unknown): v is HeifError {
   return typeof v === 'object' && v !== null && 'code' in v && !('image' in v);
 }
 
-/** Opens the HEIF container and decodes the primary image (HEVC) completely. */
-async function decodeHeic(bytes: Uint8Array): Promise<{ width: number; height: number }> {
+/**
+ * Opens the HEIF container, checks the primary image's declared size (before anything is decoded: bombs), decodes it
+ * (HEVC) completely and hands the decoded image to `use` while it lives in the WebAssembly heap; everything is
+ * released afterwards. Intake only checks that it decodes; the live readers copy its pixels out.
+ */
+export async function withDecodedHeic<T>(bytes: Uint8Array, use: (decoded: HeifDecoded, heif: LibHeif) => T): Promise<T> {
   const heif = await loadLibheif();
   const ctx = heif.heif_context_alloc();
   if (!ctx) throw new Error('libheif: no se pudo crear el contexto');
@@ -189,10 +199,11 @@ async function decodeHeic(bytes: Uint8Array): Promise<{ width: number; height: n
     const handle = heif.heif_js_context_get_primary_image_handle(ctx);
     if (!handle || isHeifError(handle)) throw unreadableImage('el archivo HEIC no contiene una imagen principal');
     try {
+      // The handle's size is the displayed one (after irot/clap), read from the container: nothing decoded yet.
       const width = heif.heif_image_handle_get_width(handle);
       const height = heif.heif_image_handle_get_height(handle);
       if (!width || !height) throw unreadableImage('la imagen HEIC no tiene dimensiones');
-      if (width * height > MAX_IMAGE_PIXELS) throw unreadableImage(`sus dimensiones (${width}×${height}) superan el máximo admitido`);
+      if (width * height > MAX_HEIC_PIXELS) throw unreadableImage(`sus dimensiones (${width}×${height}) superan el máximo admitido`);
       let decoded: HeifDecoded | HeifError | null;
       try {
         decoded = await heif.heif_js_decode_image2(handle, heif.heif_colorspace_RGB, heif.heif_chroma_interleaved_RGBA);
@@ -200,14 +211,22 @@ async function decodeHeic(bytes: Uint8Array): Promise<{ width: number; height: n
         decoded = null;
       }
       if (!decoded || isHeifError(decoded)) throw unreadableImage('está truncada o dañada');
-      heif.heif_image_release(decoded.image);
-      return { width, height };
+      try {
+        return use(decoded, heif);
+      } finally {
+        heif.heif_image_release(decoded.image);
+      }
     } finally {
       heif.heif_image_handle_release(handle);
     }
   } finally {
     heif.heif_context_free(ctx);
   }
+}
+
+/** Decodes the primary image completely (that it decodes is what intake checks). */
+function decodeHeic(bytes: Uint8Array): Promise<{ width: number; height: number }> {
+  return withDecodedHeic(bytes, (decoded) => ({ width: decoded.width, height: decoded.height }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  * the file name), dates are relative to `referenceDate`, and nothing reads the clock or Math.random.
  */
 import { FIELD_DICTIONARY, allEntries, getEntry, type CatalogueEntry } from '../../catalogue/index.ts';
+import { isTwoSided } from '../../catalogue/sides.ts';
 import type { Provider, ReadField, ReadInput, Reading, Warning } from '../types.ts';
 import { addDays } from './dates.ts';
 import { buildDocument, genericValue, valueFor, type BuildOptions } from './document.ts';
@@ -16,6 +17,7 @@ import { parseScenario, type Scenario } from './scenario.ts';
 export { parseScenario, MODIFIERS, ALIASES, type Scenario } from './scenario.ts';
 export { checksumTarget, UNIVERSAL_COUNTRIES } from './document.ts';
 export { dateFamily } from './timeline.ts';
+export { isTwoSided } from '../../catalogue/sides.ts';
 
 /** Warnings of the specification, in its order, and the modifiers that raise them. */
 const WARNING_ORDER: Warning[] = [
@@ -33,16 +35,6 @@ const WARNINGS_OF: Record<string, Warning[]> = {
   side_missing: ['side_missing'],
   language_mismatch: ['language_mismatch'],
 };
-
-/** Paper documents, booklets and single-sided cards among the identity/residence/driving types. */
-const SINGLE_SIDED = new Set(['br_ctps', 'pt_eu_registration_certificate', 'it_paper_id', 'us_citizen_id_card', 'visa', 'international_driving_permit', 'es_nie_certificate']);
-
-/** Whether the type is a two-sided card (side `both` by default; `front` / `back` / `side_missing` apply). */
-export function isTwoSided(entry: CatalogueEntry): boolean {
-  if (entry.type === 'es_dni_front' || entry.type === 'es_dni_back' || SINGLE_SIDED.has(entry.type)) return false;
-  if (entry.type.includes('passport') && entry.mrz !== 'TD1') return false;
-  return entry.mrz === 'TD1' || (['identity', 'residence', 'driving'].includes(entry.category) && entry.fields.includes('expiry_date'));
-}
 
 const BACK_FIELDS = [
   'mrz', 'address', 'city', 'region', 'postal_code', 'birth_place', 'father_name', 'mother_name', 'personal_number', 'remarks', 'restrictions',
@@ -259,6 +251,7 @@ export function simulateReading(input: ReadInput): Reading {
 
 export const testModeProvider: Provider = {
   name: 'mock',
+  simulated: true,
   async read(input: ReadInput): Promise<Reading> {
     return simulateReading(input);
   },

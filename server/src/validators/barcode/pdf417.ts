@@ -131,3 +131,27 @@ export async function decodePdf417(image: Uint8Array): Promise<string | null> {
   const [first] = await readPdf417(image, 1);
   return first ? first.text : null;
 }
+
+/**
+ * The first PDF417 symbol of an already decoded page (live mode's PageImage: raw RGB, orientation applied), with
+ * its box normalised to the page; null when there is none.
+ */
+export async function readPdf417Pixels(image: { width: number; height: number; rgb: Uint8Array }): Promise<{ text: string; bbox: [number, number, number, number] } | null> {
+  const { width, height, rgb } = image;
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0, j = 0; i < width * height; i++, j += 3) {
+    data[i * 4] = rgb[j];
+    data[i * 4 + 1] = rgb[j + 1];
+    data[i * 4 + 2] = rgb[j + 2];
+    data[i * 4 + 3] = 255;
+  }
+  await initPdf417Reader();
+  const results = await readBarcodes({ data, width, height } as unknown as ImageData, READER_OPTIONS);
+  const hit = results.find((r) => r.isValid && r.format === 'PDF417');
+  if (!hit) return null;
+  const p = hit.position;
+  const xs = [p.topLeft.x, p.topRight.x, p.bottomLeft.x, p.bottomRight.x];
+  const ys = [p.topLeft.y, p.topRight.y, p.bottomLeft.y, p.bottomRight.y];
+  const clamp = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 10_000) / 10_000;
+  return { text: hit.text, bbox: [clamp(Math.min(...xs) / width), clamp(Math.min(...ys) / height), clamp(Math.max(...xs) / width), clamp(Math.max(...ys) / height)] };
+}

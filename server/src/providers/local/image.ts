@@ -1,0 +1,197 @@
+/**
+ * Images in, pixels out: every accepted image (JPEG, PNG, WEBP, HEIC) and every rendered PDF page becomes the
+ * readers' `PageImage` (8-bit RGB + grey, orientation applied, longer side ≤ MAX_READ_SIDE).
+ *
+ * - Decompression bombs are refused from the header, before any pixel is allocated: the declared (oriented)
+ *   dimensions are read first (sharp `metadata()`, libheif's image handle) and checked against the intake limit
+ *   (`MAX_IMAGE_PIXELS`, 16383²) — HEIC against a tighter one, `MAX_HEIC_PIXELS`, because libheif-js decodes the
+ *   whole picture into its WebAssembly heap at 4 bytes a pixel.
+ * - JPEG/PNG/WEBP: sharp (libvips), streaming (`sequentialRead`) straight into the downscale, so libjpeg's
+ *   shrink-on-load applies: a 50 MP JPEG is decoded at 1/2 or 1/4 size and never exists at full size in memory.
+ * - HEIC: libheif-js (sharp's prebuilt libvips has no HEVC decoder), the helpers of intake/inspect.ts; libheif
+ *   applies the HEIF transformations (irot/imir/clap) itself; its RGBA is copied out of the WebAssembly heap and
+ *   goes through the same sharp pipeline.
+ * - Alpha is flattened on white (a transparent PNG background reads as paper, not as black).
+ */
+import sharp, { type OutputInfo } from 'sharp';
+import { ApiError } from '../../http/errors.ts';
+import {
+  MAX_HEIC_PIXELS,
+  MAX_IMAGE_PIXELS,
+  unreadableImage,
+  withDecodedHeic,
+  type HeifDecoded,
+  type LibHeif,
+} from '../../domain/intake/inspect.ts';
+import { MAX_READ_SIDE, type PageImage } from './types.ts';
+
+export type ImageMime = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic';
+
+/**
+ * Largest HEIC decoded, in pixels (64 Mi ≈ 8192 × 8192: a 48 MP phone HEIF passes): intake's limit, so a HEIC that
+ * intake accepts is one the readers can decode. libheif-js has no shrink-on-load: the full RGBA picture lives in the
+ * WebAssembly heap (256 MiB at this limit), and that heap never shrinks again.
+ */
+export { MAX_HEIC_PIXELS };
+
+const WHITE = { r: 255, g: 255, b: 255 };
+
+/**
+ * Decodes an accepted image into a `PageImage` (page 1). Throws `ApiError(422, 'unreadable_image')` for a
+ * damaged file or declared dimensions over the limits (checked before decoding).
+ */
+export async function decodeImage(bytes: Uint8Array, mime: ImageMime): Promise<PageImage> {
+  if (mime === 'image/heic') return decodeHeicPage(bytes);
+  return decodeWithSharp(bytes);
+}
+
+/**
+ * A PDF page rendered to RGBA (by pdf.js + @napi-rs/canvas, or anything else) as a `PageImage`. Alpha is
+ * flattened on white; pages larger than MAX_READ_SIDE are downscaled.
+ */
+export async function pageImageFromRgba(
+  raw: { width: number; height: number; rgba: Uint8ClampedArray | Buffer | Uint8Array },
+  page: number,
+): Promise<PageImage> {
+  const { width, height } = raw;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw new RangeError(`pageImageFromRgba: invalid size ${width}×${height}`);
+  }
+  if (raw.rgba.length !== width * height * 4) {
+    throw new RangeError(`pageImageFromRgba: ${raw.rgba.length} bytes for ${width}×${height} RGBA`);
+  }
+  const input = Buffer.from(raw.rgba.buffer, raw.rgba.byteOffset, raw.rgba.byteLength);
+  return fromRawRgba(input, width, height, page);
+}
+
+// ---------------------------------------------------------------------------------------------
+// JPEG, PNG, WEBP
+
+async function decodeWithSharp(bytes: Uint8Array): Promise<PageImage> {
+  let width: number;
+  let height: number;
+  try {
+    // Header only (no pixels): the dimensions a bomb declares are known before anything is allocated.
+    const meta = await sharp(bytes, { limitInputPixels: false, failOn: 'error' }).metadata();
+    width = meta.autoOrient?.width ?? meta.width;
+    height = meta.autoOrient?.height ?? meta.height;
+    if (!width || !height) throw new Error('no dimensions');
+  } catch {
+    throw unreadableImage('la cabecera está dañada o no es una imagen válida');
+  }
+  if (width * height > MAX_IMAGE_PIXELS) throw tooLarge(width, height);
+  const { outW, outH } = fitInside(width, height);
+  let data: Buffer;
+  let info: OutputInfo;
+  try {
+    ({ data, info } = await sharp(bytes, {
+      failOn: 'error',
+      sequentialRead: true,
+      limitInputPixels: MAX_IMAGE_PIXELS,
+      autoOrient: true,
+    })
+      // Exact target size (not `fit: inside`), so that scale and size agree to the pixel.
+      .resize(outW, outH, { fit: 'fill', kernel: 'lanczos3' })
+      .flatten({ background: WHITE })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true }));
+  } catch {
+    throw unreadableImage('está truncada o dañada');
+  }
+  return assemble(data, info, 1, width, height);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HEIC
+
+type LibHeifPixels = LibHeif & { heif_channel_interleaved: unknown };
+interface HeifChannel {
+  id: unknown;
+  stride: number;
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+async function decodeHeicPage(bytes: Uint8Array): Promise<PageImage> {
+  const { rgba, width, height } = await withDecodedHeic(bytes, (decoded, lib) => {
+    const heif = lib as LibHeifPixels;
+    const channels = (decoded as HeifDecoded & { channels?: HeifChannel[] }).channels ?? [];
+    const ch = channels.find((c) => c.id === heif.heif_channel_interleaved);
+    if (!ch || ch.width !== decoded.width || ch.height !== decoded.height) throw unreadableImage('está truncada o dañada');
+    // `ch.data` is a view into the WebAssembly heap: copy it out (row by row when rows are padded).
+    const row = ch.width * 4;
+    const out = Buffer.allocUnsafe(row * ch.height);
+    if (ch.stride === row) out.set(ch.data.subarray(0, row * ch.height));
+    else for (let y = 0; y < ch.height; y++) out.set(ch.data.subarray(y * ch.stride, y * ch.stride + row), y * row);
+    return { rgba: out, width: ch.width, height: ch.height };
+  });
+  return fromRawRgba(rgba, width, height, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared
+
+async function fromRawRgba(rgba: Buffer, width: number, height: number, page: number): Promise<PageImage> {
+  const { outW, outH } = fitInside(width, height);
+  const { data, info } = await sharp(rgba, { raw: { width, height, channels: 4 }, limitInputPixels: false })
+    .resize(outW, outH, { fit: 'fill', kernel: 'lanczos3' })
+    .flatten({ background: WHITE })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return assemble(data, info, page, width, height);
+}
+
+/** Target size: the longer side at most MAX_READ_SIDE, aspect kept, never enlarged. */
+export function fitInside(width: number, height: number, maxSide = MAX_READ_SIDE): { outW: number; outH: number } {
+  const longer = Math.max(width, height);
+  if (longer <= maxSide) return { outW: width, outH: height };
+  const s = maxSide / longer;
+  return { outW: Math.max(1, Math.round(width * s)), outH: Math.max(1, Math.round(height * s)) };
+}
+
+function assemble(rgb: Buffer, info: OutputInfo, page: number, originalWidth: number, originalHeight: number): PageImage {
+  if (info.channels !== 3) throw new Error(`image: expected 3 channels, got ${info.channels}`);
+  const { width, height } = info;
+  return {
+    page,
+    width,
+    height,
+    grey: greyFromRgb(rgb, width * height),
+    rgb,
+    scale: width / originalWidth,
+    originalWidth,
+    originalHeight,
+  };
+}
+
+/** Rec. 601 luma (0.299 R + 0.587 G + 0.114 B) in integer arithmetic: what "grey" means for every reader. */
+export function greyFromRgb(rgb: Uint8Array, pixels: number): Buffer {
+  const grey = Buffer.allocUnsafe(pixels);
+  for (let i = 0, j = 0; i < pixels; i++, j += 3) {
+    grey[i] = (rgb[j] * 19595 + rgb[j + 1] * 38470 + rgb[j + 2] * 7471 + 32768) >>> 16;
+  }
+  return grey;
+}
+
+function tooLarge(width: number, height: number): ApiError {
+  return unreadableImage(`sus dimensiones (${width}×${height}) superan el máximo admitido`);
+}
+
+/**
+ * A smaller copy of a page for a reader that needs less resolution (page OCR: an A4 page at 2,400 px is about 200 dpi,
+ * plenty for printed text, and tesseract's working copies grow with the pixels). The same page when already small.
+ */
+export async function shrinkPage(image: PageImage, maxSide: number): Promise<PageImage> {
+  const { outW, outH } = fitInside(image.width, image.height, maxSide);
+  if (outW === image.width && outH === image.height) return image;
+  const { data, info } = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(outW, outH, { kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const shrunk = assemble(data, info, image.page, image.originalWidth, image.originalHeight);
+  return shrunk;
+}

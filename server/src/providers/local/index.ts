@@ -1,0 +1,351 @@
+/**
+ * Live mode's local readers, composed into one Provider (`sovereign` profile: everything runs on the service's own
+ * machine, nothing leaves it, nothing is downloaded). docs/live-mode.md describes what each reader reads.
+ *
+ *   input ─┬─ image ──> decode (orientation, downscale, bombs refused) ─┐
+ *          └─ PDF ────> text layer + embedded invoice XML; pages        ├─> per page: MRZ ─> else PDF417 ─> else page OCR
+ *                       without text rendered to pixels ───────────────┘             + quality signals
+ *   evidence ─> type: MRZ / AAMVA / embedded XML decide alone; otherwise the text rules classify
+ *            ─> fields: what the deterministic evidence carries wins; text rules fill the rest; the rest stays null
+ *
+ * A reader that throws or runs past its budget is left out (logged) and the reading goes on without it; when no
+ * reader could look at the document at all, the reading fails (`processing_failed`, not charged). An AI provider
+ * (next: Mistral) plugs in after the local readers, for what they leave open.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { getEntry, FIELD_DICTIONARY, type CatalogueEntry } from '../../catalogue/index.ts';
+import { isTwoSided } from '../../catalogue/sides.ts';
+import type { LocalReaderName, OcrLanguage } from '../../config.ts';
+import type { Provider, ReadField, ReadInput, Reading, Warning } from '../types.ts';
+import { readingFromAamva, readingFromMrz, type Candidate, type IdEvidenceReading } from './id-documents.ts';
+import { Limiter } from './limiter.ts';
+import type { EmbeddedInvoice, TextClassification } from './text/index.ts';
+import type { Box, MrzReading, PageImage, TextLine } from './types.ts';
+import { MAX_READ_SIDE } from './types.ts';
+
+/** The readers' modules (and through them their engines: OCR workers, wasm, pdf.js) load on the first live reading. */
+let modules: Promise<Modules> | null = null;
+async function loadModules() {
+  const [image, mrz, ocr, pdf, quality, text, pdf417] = await Promise.all([
+    import('./image.ts'),
+    import('./mrz/index.ts'),
+    import('./ocr.ts'),
+    import('./pdf.ts'),
+    import('./quality.ts'),
+    import('./text/index.ts'),
+    import('../../validators/barcode/pdf417.ts'),
+  ]);
+  return { ...image, ...mrz, ...ocr, ...pdf, ...quality, ...text, readPdf417Pixels: pdf417.readPdf417Pixels };
+}
+type Modules = Awaited<ReturnType<typeof loadModules>>;
+function readers(): Promise<Modules> {
+  modules ??= loadModules().catch((err) => {
+    modules = null;
+    throw err;
+  });
+  return modules;
+}
+
+type ProviderInfo = Reading['providers'][number];
+
+/** Page OCR reads at most this many pixels on the longer side (an A4 page at ~200 dpi): memory grows with pixels. */
+const OCR_MAX_SIDE = 2400;
+/** At most this many pages of a PDF without a text layer are rendered and read as images. */
+export const MAX_SCANNED_PAGES = 4;
+/**
+ * Below this a best guess reads no field. Between it and 0.5 the type is reported but not trusted (the verdict says
+ * `type_unknown`), and the guessed type's fields are still read from the text: they are real values of the document.
+ */
+const EXTRACT_FLOOR = 0.3;
+
+/** Budget of each reader on one page; past it the reading goes on without that reader. */
+const BUDGET_MS = { decode: 15_000, mrz: 20_000, pdf417: 10_000, pdf: 20_000, render: 15_000, ocr: 25_000 } as const;
+
+/** How each reader names itself in `processing.providers`. */
+function describe(m: Modules, languages: readonly string[]): Record<string, ProviderInfo> {
+  return {
+    mrz: { name: 'local-mrz', region: 'local', role: 'local', model: 'cotejo-ocrb-mlp-1' },
+    pdf417: { name: 'local-pdf417', region: 'local', role: 'local', model: 'zxing-cpp (zxing-wasm 3)' },
+    pdfText: { name: 'local-pdf-text', region: 'local', role: 'local', model: 'pdf.js' },
+    xml: { name: 'local-invoice-xml', region: 'local', role: 'local', model: 'CII/UBL' },
+    ocr: { name: 'local-ocr', region: 'local', role: 'local', model: `tesseract 5 lstm (${languages.join('+')})` },
+    rules: { name: 'local-rules', region: 'local', role: 'local', model: 'cotejo-rules-1' },
+  };
+}
+
+export interface LocalProviderOptions {
+  readers: ReadonlySet<LocalReaderName>;
+  ocrLanguages: OcrLanguage[];
+  concurrency: number;
+  logger: Logger;
+}
+
+/** The live provider of the local readers, or null when the configuration leaves none (live mode is then 503). */
+export function createLocalProvider(opts: LocalProviderOptions): Provider | null {
+  if (opts.readers.size === 0) return null;
+  const limiter = new Limiter(opts.concurrency);
+  return {
+    name: 'local',
+    read: (input) => limiter.run(() => readLocally(input, opts)),
+  };
+}
+
+class Timeout extends Error {}
+
+/** Runs one reader under its budget: its result, or null when it threw or ran late (the reading goes on). */
+export async function attempt<T>(log: Logger, reader: string, budgetMs: number, fn: () => Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      fn(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Timeout(`${reader} ran past ${budgetMs} ms`)), budgetMs);
+      }),
+    ]);
+  } catch (err) {
+    log.warn({ err, reader }, err instanceof Timeout ? 'local reader timed out; reading goes on without it' : 'local reader failed; reading goes on without it');
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface PageEvidence {
+  image: PageImage;
+  mrz: MrzReading | null;
+  pdf417: { text: string; bbox: Box | null } | null;
+  lines: TextLine[];
+  warnings: Warning[];
+}
+
+interface Evidence {
+  pages: PageEvidence[];
+  /** Text of the document: the PDF text layer and the OCR of pages read as images. */
+  lines: TextLine[];
+  xml: EmbeddedInvoice | null;
+  /** Pages of the original (1 for an image). */
+  pageCount: number;
+  /** At least one reader looked at the content and answered (found something or nothing), rather than failing. */
+  looked: boolean;
+}
+
+async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadInput, opts: LocalProviderOptions, used: Map<string, ProviderInfo>): Promise<Evidence> {
+  const log = opts.logger;
+  const on = (r: LocalReaderName) => opts.readers.has(r);
+  const ev: Evidence = { pages: [], lines: [], xml: null, pageCount: Math.max(1, input.pages), looked: false };
+  // The pages of one document queue together for the OCR workers, fairly among documents.
+  const readingId = randomUUID();
+  /** A reader under its budget; one that answered (found something or not) means the document was looked at. */
+  const run = async <T>(reader: string, budgetMs: number, fn: () => Promise<T>): Promise<T | null> => {
+    let answered = false;
+    const value = await attempt(log, reader, budgetMs, async () => {
+      const v = await fn();
+      answered = true;
+      return v;
+    });
+    if (answered) ev.looked = true;
+    return value;
+  };
+  const images: PageImage[] = [];
+  if (input.mime === 'application/pdf') {
+    const content = on('text') ? await run('pdf', BUDGET_MS.pdf, () => m.readPdf(input.bytes, { maxPages: input.pages })) : null;
+    let scanned = Array.from({ length: Math.min(input.pages, MAX_SCANNED_PAGES) }, (_, i) => i + 1);
+    if (content) {
+      const text = content.pages.flatMap((p) => p.lines);
+      if (text.length > 0) {
+        used.set('pdfText', R.pdfText);
+        ev.lines.push(...text);
+      }
+      ev.xml = m.readEmbeddedInvoice(content.attachments);
+      if (ev.xml) used.set('xml', R.xml);
+      scanned = content.pages.filter((p) => !p.hasText).map((p) => p.page).slice(0, MAX_SCANNED_PAGES);
+    }
+    // Pages without text are rendered and read as images, unless an embedded invoice already says everything.
+    if ((on('mrz') || on('pdf417') || on('ocr')) && !ev.xml?.isInvoice) {
+      for (const page of scanned) {
+        const raw = await attempt(log, 'render', BUDGET_MS.render, () => m.renderPdfPage(input.bytes, page, { maxSide: MAX_READ_SIDE }));
+        if (raw) images.push(await m.pageImageFromRgba(raw, page));
+      }
+    }
+  } else {
+    // Intake has already decoded this image once: a failure here is unexpected, and the reading fails honestly.
+    const image = await attempt(log, 'decode', BUDGET_MS.decode, () => m.decodeImage(input.bytes, input.mime as never));
+    if (image) images.push(image);
+  }
+
+  for (const image of images) {
+    const page: PageEvidence = { image, mrz: null, pdf417: null, lines: [], warnings: [] };
+    if (on('mrz')) {
+      page.mrz = await run('mrz', BUDGET_MS.mrz, () => m.readMrz(image));
+      used.set('mrz', R.mrz);
+    }
+    if (!page.mrz && on('pdf417')) {
+      const found = await run('pdf417', BUDGET_MS.pdf417, () => m.readPdf417Pixels(image));
+      used.set('pdf417', R.pdf417);
+      if (found) page.pdf417 = found;
+    }
+    // Identity documents are printed in colour: a grey one is a photocopy or a grey scan.
+    const idEvidence = page.mrz !== null || page.pdf417 !== null;
+    const quality = await attempt(log, 'quality', BUDGET_MS.decode, async () =>
+      m.assessQuality(image, { mrzBoxes: page.mrz ? [page.mrz.bbox] : [], colourDocument: idEvidence }),
+    );
+    if (quality) page.warnings.push(...quality.warnings);
+    // No zone to read: the page's text is what classifies it (and what the rules extract from).
+    if (!page.mrz && !page.pdf417 && on('ocr')) {
+      const lines = await run('ocr', BUDGET_MS.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId }));
+      used.set('ocr', R.ocr);
+      if (lines) {
+        page.lines = lines;
+        ev.lines.push(...lines);
+      }
+    }
+    ev.pages.push(page);
+  }
+  return ev;
+}
+
+/** What the identity evidence (MRZ, barcode) says, from the page that carries the clearest one. */
+function identity(ev: Evidence, input: ReadInput): { reading: IdEvidenceReading; page: PageEvidence } | null {
+  const withMrz = ev.pages.filter((p) => p.mrz).sort((a, b) => Number(b.mrz!.valid) - Number(a.mrz!.valid));
+  for (const page of withMrz) {
+    const m = page.mrz!;
+    const reading = readingFromMrz({ lines: m.lines, charConfidence: m.charConfidence, lineBoxes: m.lineBoxes, page: page.image.page }, { expect: input.expect, referenceDate: input.referenceDate });
+    if (reading) return { reading, page };
+  }
+  for (const page of ev.pages) {
+    if (!page.pdf417) continue;
+    const reading = readingFromAamva(page.pdf417.text, { page: page.image.page, bbox: page.pdf417.bbox }, { expect: input.expect });
+    if (reading) return { reading, page };
+  }
+  return null;
+}
+
+/** Languages a national document is written in (for `language_mismatch`); universal types have none. */
+const COUNTRY_LANGUAGES: Record<string, string[]> = {
+  ESP: ['es', 'en', 'ca', 'gl', 'eu'], FRA: ['fr', 'en'], PRT: ['pt', 'en'], BRA: ['pt'], ITA: ['it', 'en'], DEU: ['de', 'en'], AUT: ['de', 'en'],
+  BEL: ['fr', 'nl', 'de', 'en'], NLD: ['nl', 'en'], GBR: ['en'], IRL: ['en', 'ga'], USA: ['en', 'es'], POL: ['pl', 'en'], ROU: ['ro', 'en'], SWE: ['sv', 'en'],
+};
+
+export function languageMismatch(entry: CatalogueEntry, text: TextClassification | null): boolean {
+  const lang = text?.language;
+  if (!lang || lang.share < 0.6 || entry.countries.includes('*')) return false;
+  const allowed = entry.countries.flatMap((c) => COUNTRY_LANGUAGES[c] ?? []);
+  return allowed.length > 0 && !allowed.includes(lang.code);
+}
+
+/**
+ * Side of a two-sided card seen through its zone: a TD1 zone or a barcode is on the back, a TD2 zone on the front;
+ * `both` for a document of several pages; null where the image holds another card's worth of content above a back
+ * zone (a scan of both sides), where the side cannot be told.
+ */
+function sideFromZone(page: PageEvidence, pageCount: number): 'front' | 'back' | 'both' | null {
+  if (pageCount >= 2) return 'both';
+  // TD2 (and TD3) zones are on the data page of a card: its front.
+  if (page.mrz && page.mrz.format !== 'TD1') return 'front';
+  const zone = page.mrz?.bbox ?? page.pdf417?.bbox;
+  if (!zone) return 'back';
+  const img = page.image;
+  const zoneWidthPx = (zone[2] - zone[0]) * img.width;
+  // ID-1 card: 85.6 x 54 mm; the zone spans ~93 % of its width. Room for another card above it means both sides.
+  const cardHeightPx = zoneWidthPx / 0.93 / 1.585;
+  const above = zone[1] * img.height;
+  return above > cardHeightPx * 1.6 ? null : 'back';
+}
+
+/** The fields the caller asked for: the type's (extract: true) or a schema's properties; unread ones are null. */
+function wantedFields(entry: CatalogueEntry | undefined, extract: ReadInput['extract']): string[] {
+  if (extract === false) return [];
+  if (extract === true) return entry ? [...entry.fields] : [];
+  const props = (extract as { properties?: Record<string, unknown> }).properties;
+  return props && typeof props === 'object' ? Object.keys(props) : [];
+}
+
+async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promise<Reading> {
+  const started = performance.now();
+  const m = await readers();
+  const R = describe(m, opts.ocrLanguages);
+  const used = new Map<string, ProviderInfo>();
+  const ev = await gather(m, R, input, opts, used);
+  const warnings = new Set<Warning>(ev.pages.flatMap((p) => p.warnings));
+  const base = { visual: { signed: null, stamped: null }, mode: 'ocr+llm' as const };
+  const done = (r: Omit<Reading, 'visual' | 'mode' | 'providers' | 'latencyMs'>): Reading => ({
+    ...base,
+    ...r,
+    warnings: ORDER.filter((w) => (r.warnings as Warning[]).includes(w)),
+    providers: [...used.values()],
+    latencyMs: Math.round(performance.now() - started),
+  });
+
+  if (!ev.looked) {
+    return done({
+      document: null, candidates: [], fields: {}, warnings: [],
+      failure: { code: 'processing_failed', message: 'Ningún lector local ha podido leer el documento.' },
+    });
+  }
+
+  let document: Reading['document'] = null;
+  let candidates: Candidate[] = [];
+  let found: Record<string, ReadField> = {};
+  let entry: CatalogueEntry | undefined;
+  let text: TextClassification | null = null;
+  if (ev.lines.length > 0 && opts.readers.has('text')) {
+    text = m.classifyText(ev.lines);
+    used.set('rules', R.rules);
+  }
+
+  const id = identity(ev, input);
+  if (id) {
+    ({ document, candidates } = id.reading);
+    found = id.reading.fields;
+    entry = getEntry(document.type);
+    if (entry && isTwoSided(entry)) {
+      const side = sideFromZone(id.page, ev.pageCount);
+      document = { ...document, side };
+      if (side === 'back' || side === 'front') warnings.add('side_missing');
+    }
+    if (id.page.mrz?.touchesEdge) warnings.add('cropped');
+    const zones = ev.pages.reduce((n, p) => n + (p.mrz ? 1 + p.mrz.otherZones : 0), 0);
+    if (zones > 1 && ev.pageCount === 1) warnings.add('multiple_documents');
+  } else if (ev.xml?.isInvoice) {
+    const invoiceTypes = (text?.candidates ?? []).filter((c) => getEntry(c.type)?.fields.includes('total_amount') && getEntry(c.type)?.category === 'finance');
+    const type = invoiceTypes[0]?.type && /invoice/.test(invoiceTypes[0].type) ? invoiceTypes[0].type : 'invoice';
+    entry = getEntry(type)!;
+    document = { type, confidence: 0.97, side: null, country: text?.country ?? null };
+    candidates = [{ type, confidence: 0.97 }, ...(text?.candidates ?? []).filter((c) => c.type !== type).slice(0, 2).map((c) => ({ type: c.type, confidence: Math.min(c.confidence, 0.03) }))];
+    found = Object.fromEntries(
+      Object.entries(ev.xml.fields)
+        .filter(([k, v]) => v !== null && v !== undefined && (entry!.fields.includes(k) || k in FIELD_DICTIONARY))
+        .map(([k, v]) => [k, { value: v, confidence: 0.99, source: null, origin: 'xml' as const }]),
+    );
+  } else if (text && text.candidates.length > 0) {
+    candidates = text.candidates.slice(0, 3);
+    const top = text.candidates[0];
+    entry = getEntry(top.type);
+    document = { type: top.type, confidence: top.confidence, side: null, country: text.country ?? (entry && !entry.countries.includes('*') ? entry.countries[0] : null) };
+  }
+
+  if (entry && document && text && languageMismatch(entry, text)) warnings.add('language_mismatch');
+
+  // Fields: deterministic evidence first, then the text rules for what is still missing, then null.
+  const fields: Record<string, ReadField> = {};
+  const guessed = document !== null && document.confidence >= EXTRACT_FLOOR;
+  if (input.kind === 'analysis' && input.extract !== false && entry && guessed) {
+    const wanted = wantedFields(entry, input.extract);
+    const missing = wanted.filter((f) => !(f in found));
+    if (missing.length > 0 && ev.lines.length > 0 && opts.readers.has('text')) {
+      const extracted = m.extractFields(entry, ev.lines, missing, { language: text?.language?.code, country: text?.country ?? undefined });
+      for (const [k, f] of Object.entries(extracted)) if (f && f.value !== null && f.value !== undefined) found[k] = { ...f, origin: f.origin ?? (ev.pages.some((p) => p.lines.length) ? 'ocr' : 'text') };
+      used.set('rules', R.rules);
+    }
+    for (const name of wanted) fields[name] = found[name] ?? { value: null, confidence: 0, source: null };
+  } else if (input.kind === 'analysis' && input.extract !== false && typeof input.extract === 'object') {
+    for (const name of wantedFields(undefined, input.extract)) fields[name] = { value: null, confidence: 0, source: null };
+  }
+
+  return done({ document, candidates, fields, warnings: [...warnings], failure: null });
+}
+
+const ORDER: Warning[] = [
+  'low_quality', 'blurry', 'cropped', 'glare', 'screen_photo_suspected', 'photocopy_suspected', 'edited_suspected', 'multiple_documents', 'side_missing', 'language_mismatch',
+];

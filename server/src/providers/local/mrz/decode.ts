@@ -1,0 +1,359 @@
+/**
+ * From per-cell class probabilities to MRZ text: each position is read within its class (digits in dates and check
+ * digits, letters or fillers in names and state codes, a few letters for the document code), state codes prefer a
+ * known code, and a field whose check digit fails is repaired by the most likely substitution(s) that make it pass,
+ * only when that substitution is more likely than a misread check digit. A check digit itself is never changed.
+ * A plausibility gate (dates, sex, state codes, names, check digits that pass as read, confidence) keeps garbage out.
+ */
+import { states } from 'mrz';
+import { mrzCheckDigit, parseMrz } from '../../../validators/mrz.ts';
+import { ALPHABET } from './features.ts';
+
+export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
+
+const DIGITS = '0123456789';
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const CLASS: Record<string, string> = {
+  a: LETTERS + '<', // names, state codes
+  N: DIGITS, // dates
+  c: DIGITS, // check digits
+  C: DIGITS + '<', // check digit that may be a filler
+  S: 'MFX<', // sex
+  x: ALPHABET, // document number, optional data, second letter of the document code
+};
+
+/** Position classes per format and line; the first character (document code) is given separately. */
+const LAYOUT: Record<MrzFormat, { first: string; lines: string[] }> = {
+  TD1: { first: 'IAC', lines: ['?xaaa' + 'x'.repeat(9) + 'C' + 'x'.repeat(15), 'NNNNNNcSNNNNNNcaaa' + 'x'.repeat(11) + 'c', 'a'.repeat(30)] },
+  TD2: { first: 'IAC', lines: ['?xaaa' + 'a'.repeat(31), 'x'.repeat(9) + 'CaaaNNNNNNcSNNNNNNc' + 'x'.repeat(7) + 'c'] },
+  MRVB: { first: 'V', lines: ['?xaaa' + 'a'.repeat(31), 'x'.repeat(9) + 'caaaNNNNNNcSNNNNNNc' + 'x'.repeat(8)] },
+  TD3: { first: 'P', lines: ['?xaaa' + 'a'.repeat(39), 'x'.repeat(9) + 'caaaNNNNNNcSNNNNNNc' + 'x'.repeat(14) + 'Cc'] },
+  MRVA: { first: 'V', lines: ['?xaaa' + 'a'.repeat(39), 'x'.repeat(9) + 'caaaNNNNNNcSNNNNNNc' + 'x'.repeat(16)] },
+};
+
+/** A position: [line, index]. */
+type Pos = [number, number];
+interface CheckDef {
+  name: string;
+  field: Pos[];
+  digit: Pos;
+  /** Positions that only this check covers may be repaired through it. */
+  repairable: Pos[];
+}
+
+const span = (line: number, a: number, b: number): Pos[] => Array.from({ length: b - a + 1 }, (_, i) => [line, a + i] as Pos);
+
+function checkDefs(format: MrzFormat): { individual: CheckDef[]; composite: CheckDef | null } {
+  const ind = (name: string, field: Pos[], digit: Pos): CheckDef => ({ name, field, digit, repairable: field });
+  switch (format) {
+    case 'TD1': {
+      const field = [...span(0, 5, 29), ...span(1, 0, 6), ...span(1, 8, 14), ...span(1, 18, 28)];
+      return {
+        individual: [ind('document_number', span(0, 5, 13), [0, 14]), ind('birth_date', span(1, 0, 5), [1, 6]), ind('expiry_date', span(1, 8, 13), [1, 14])],
+        composite: { name: 'composite', field, digit: [1, 29], repairable: [...span(0, 15, 29), ...span(1, 18, 28)] },
+      };
+    }
+    case 'TD2':
+      return {
+        individual: [ind('document_number', span(1, 0, 8), [1, 9]), ind('birth_date', span(1, 13, 18), [1, 19]), ind('expiry_date', span(1, 21, 26), [1, 27])],
+        composite: { name: 'composite', field: [...span(1, 0, 9), ...span(1, 13, 19), ...span(1, 21, 34)], digit: [1, 35], repairable: span(1, 28, 34) },
+      };
+    case 'TD3':
+      return {
+        individual: [
+          ind('document_number', span(1, 0, 8), [1, 9]),
+          ind('birth_date', span(1, 13, 18), [1, 19]),
+          ind('expiry_date', span(1, 21, 26), [1, 27]),
+          ind('personal_number', span(1, 28, 41), [1, 42]),
+        ],
+        composite: { name: 'composite', field: [...span(1, 0, 9), ...span(1, 13, 19), ...span(1, 21, 42)], digit: [1, 43], repairable: [] },
+      };
+    case 'MRVA':
+    case 'MRVB':
+      return {
+        individual: [ind('document_number', span(1, 0, 8), [1, 9]), ind('birth_date', span(1, 13, 18), [1, 19]), ind('expiry_date', span(1, 21, 26), [1, 27])],
+        composite: null,
+      };
+  }
+}
+
+const KNOWN_STATES = new Set<string>([...Object.keys(states), 'UTO', 'XOM', 'XXA', 'XXB', 'XXC', 'XXX'].map((s) => s.padEnd(3, '<')));
+
+export interface Decoded {
+  format: MrzFormat;
+  lines: string[];
+  /** Every check digit passes (validators/mrz.ts parseMrz, incl. long document numbers). */
+  valid: boolean;
+  /** Characters that differ from the unconstrained best guess of the classifier. */
+  repaired: number;
+  conf: number[][];
+  /** Individual check digits (document number, birth, expiry) that pass as read, and after repair. */
+  passedRaw: number;
+  passed: number;
+  gate: boolean;
+  gateReasons: string[];
+  meanConf: number;
+  score: number;
+}
+
+function ln(p: number): number {
+  return Math.log(Math.max(p, 1e-9));
+}
+
+function checkPasses(lines: string[][], c: CheckDef): boolean {
+  const s = c.field.map(([l, i]) => lines[l][i]).join('');
+  const d = lines[c.digit[0]][c.digit[1]];
+  const e = mrzCheckDigit(s);
+  if (e === d) return true;
+  // an empty optional field may carry a filler as its check digit
+  return d === '<' && /^<*$/.test(s);
+}
+
+/** Try substitutions in the field; apply the cheapest that passes if it beats a misread check digit. */
+function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string[][], c: CheckDef): number {
+  if (checkPasses(lines, c)) return 0;
+  const [dl, di] = c.digit;
+  const cd = lines[dl][di];
+  if (cd === '<') return 0; // long document number or empty field: parseMrz decides
+  const fieldStr = () => c.field.map(([l, i]) => lines[l][i]).join('');
+  const expected = mrzCheckDigit(fieldStr());
+  const pd = probs[dl][di];
+  const costCheckDigit = expected === null ? Infinity : ln(pd[ALPHABET.indexOf(cd)]) - ln(pd[ALPHABET.indexOf(expected)]);
+  type Alt = { pos: Pos; ch: string; cost: number };
+  const alts: Alt[] = [];
+  for (const pos of c.repairable) {
+    const [l, i] = pos;
+    const p = probs[l][i];
+    const cur = lines[l][i];
+    const pc = p[ALPHABET.indexOf(cur)];
+    for (const ch of allowed[l][i]) {
+      if (ch === cur) continue;
+      const q = p[ALPHABET.indexOf(ch)];
+      if (q < 1e-3 || q / pc < 2e-3) continue;
+      alts.push({ pos, ch, cost: ln(pc) - ln(q) });
+    }
+  }
+  alts.sort((a, b) => a.cost - b.cost);
+  let best: { subs: Alt[]; cost: number } | null = null;
+  const tryFix = (subs: Alt[]) => {
+    const saved = subs.map((s) => lines[s.pos[0]][s.pos[1]]);
+    for (const s of subs) lines[s.pos[0]][s.pos[1]] = s.ch;
+    const ok = checkPasses(lines, c);
+    subs.forEach((s, k) => (lines[s.pos[0]][s.pos[1]] = saved[k]));
+    const cost = subs.reduce((t, s) => t + s.cost, 0);
+    if (ok && (!best || cost < best.cost)) best = { subs, cost };
+  };
+  for (const a of alts) tryFix([a]);
+  const top = alts.slice(0, 12);
+  for (let i = 0; i < top.length; i++) {
+    for (let j = i + 1; j < top.length; j++) {
+      if (top[i].pos === top[j].pos) continue;
+      if (top[i].cost + top[j].cost > 7) continue;
+      tryFix([top[i], top[j]]);
+    }
+  }
+  const b = best as { subs: Alt[]; cost: number } | null;
+  if (!b || b.cost >= costCheckDigit) return 0;
+  for (const s of b.subs) lines[s.pos[0]][s.pos[1]] = s.ch;
+  return b.subs.length;
+}
+
+function plausibleDate(s: string): boolean {
+  if (!/^\d{6}$/.test(s)) return false;
+  const m = Number(s.slice(2, 4));
+  const d = Number(s.slice(4, 6));
+  return m >= 1 && m <= 12 && d >= 1 && d <= 31;
+}
+
+const typeOf = (ch: string): 'd' | 'l' | 'f' => (ch === '<' ? 'f' : ch <= '9' ? 'd' : 'l');
+
+/**
+ * Document numbers and optional data mix letters and digits, and OCR-B's O/0, I/1, S/5, B/8, Z/2, G/6, D/0 pairs
+ * are where a low-resolution read hesitates. A position whose best digit and best letter are both plausible takes
+ * the type of its unambiguous neighbours within the field when both sides agree (IFLND??AMS, AAA1??001); between
+ * a letter and a digit (S???2068, ZE??05?9) a digit unless the letter is 3x more likely; at the edge of a field
+ * the classifier and the check digit decide. Unambiguous positions are restricted to their type, so that the
+ * check-digit repair cannot turn a clear digit into a letter (a wrong number that happens to pass its check).
+ */
+function numberContext(layoutLines: string[], probs: Float32Array[][], allowed: string[][]): void {
+  layoutLines.forEach((classes, l) => {
+    let i = 0;
+    while (i < classes.length) {
+      if (classes[i] !== 'x' || (l === 0 && i === 1)) {
+        i++;
+        continue;
+      }
+      let e = i;
+      while (e < classes.length && classes[e] === 'x') e++;
+      const info: Array<{ type: 'd' | 'l' | 'f'; ambiguous: boolean; filler: boolean }> = [];
+      for (let k = i; k < e; k++) {
+        const p = probs[l][k];
+        let bd = 0;
+        let bl = 0;
+        for (let c = 0; c < 10; c++) bd = Math.max(bd, p[c]);
+        for (let c = 10; c < 36; c++) bl = Math.max(bl, p[c]);
+        const pf = p[36];
+        const top = Math.max(bd, bl, pf);
+        const type = top === pf ? 'f' : top === bd ? 'd' : 'l';
+        const ambiguous = type !== 'f' && Math.min(bd, bl) >= 0.01 * top;
+        info.push({ type, ambiguous, filler: pf >= 0.01 * top });
+      }
+      for (let k = i; k < e; k++) {
+        const it = info[k - i];
+        if (it.type === 'f') continue;
+        let type = it.type;
+        if (it.ambiguous) {
+          const side = (dir: number) => {
+            for (let j = k + dir; j >= i && j < e; j += dir) {
+              const o = info[j - i];
+              if (o.type !== 'f' && !o.ambiguous) return o.type;
+            }
+            return null;
+          };
+          const a = side(-1);
+          const b = side(1);
+          if (a && a === b) type = a;
+          else if (a && b) {
+            // between a letter and a digit: the classifier decides, with a prior for digits (numbers are mostly digits)
+            const p = probs[l][k];
+            let bd = 0;
+            let bl = 0;
+            for (let c = 0; c < 10; c++) bd = Math.max(bd, p[c]);
+            for (let c = 10; c < 36; c++) bl = Math.max(bl, p[c]);
+            type = 3 * bd >= bl ? 'd' : 'l';
+          } else {
+            // at the edge of the field: leave both types to the classifier and the check digit
+            allowed[l][k] = DIGITS + LETTERS + (it.filler ? '<' : '');
+            continue;
+          }
+        }
+        allowed[l][k] = (type === 'd' ? DIGITS : LETTERS) + (it.filler ? '<' : '');
+      }
+      i = e;
+    }
+  });
+}
+
+/** Decode the cells of one hypothesis (probabilities per line per cell) as the given format. */
+export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
+  const layout = LAYOUT[format];
+  const allowed = layout.lines.map((classes) => Array.from(classes, (k) => (k === '?' ? layout.first : CLASS[k])));
+  numberContext(layout.lines, probs, allowed);
+  const raw: string[][] = [];
+  const lines: string[][] = [];
+  let sumConf = 0;
+  let count = 0;
+  probs.forEach((line, l) => {
+    raw.push([]);
+    lines.push([]);
+    line.forEach((p, i) => {
+      let bestAll = 0;
+      for (let c = 1; c < p.length; c++) if (p[c] > p[bestAll]) bestAll = c;
+      raw[l].push(ALPHABET[bestAll]);
+      sumConf += p[bestAll];
+      count++;
+      let best = '';
+      let bp = -1;
+      for (const ch of allowed[l][i]) {
+        const q = p[ALPHABET.indexOf(ch)];
+        if (q > bp) {
+          bp = q;
+          best = ch;
+        }
+      }
+      lines[l].push(best);
+    });
+  });
+  // state codes: prefer a known code when it is not much less likely than what was read
+  const stateSpans: Pos[][] = [span(0, 2, 4)];
+  if (format === 'TD1') stateSpans.push(span(1, 15, 17));
+  else stateSpans.push(span(1, 10, 12));
+  let knownStates = 0;
+  for (const sp of stateSpans) {
+    const read = sp.map(([l, i]) => lines[l][i]).join('');
+    if (KNOWN_STATES.has(read)) {
+      knownStates++;
+      continue;
+    }
+    const rawCode = sp.map(([l, i]) => raw[l][i]).join('');
+    if (KNOWN_STATES.has(rawCode) || rawCode === '<<<') {
+      sp.forEach(([l, i], k) => (lines[l][i] = rawCode[k]));
+      if (rawCode !== '<<<') knownStates++;
+      continue;
+    }
+    if ((rawCode.match(/\d/g) ?? []).length >= 2) {
+      // a field that clearly prints digits (seen on a Romanian card) is kept as printed
+      sp.forEach(([l, i], k) => (lines[l][i] = rawCode[k]));
+      continue;
+    }
+    const lp = (code: string) => sp.reduce((t, [l, i], k) => t + ln(probs[l][i][ALPHABET.indexOf(code[k])]), 0);
+    const base = lp(read);
+    let best: string | null = null;
+    let bestLp = -Infinity;
+    for (const code of KNOWN_STATES) {
+      const v = lp(code);
+      if (v > bestLp) {
+        bestLp = v;
+        best = code;
+      }
+    }
+    if (best && base - bestLp < 6) {
+      sp.forEach(([l, i], k) => (lines[l][i] = best![k]));
+      knownStates++;
+    }
+  }
+  // issuing state and nationality are usually the same: one hesitant character is aligned with the other code
+  const [sa, sb] = stateSpans;
+  const diffs = [0, 1, 2].filter((k) => lines[sa[k][0]][sa[k][1]] !== lines[sb[k][0]][sb[k][1]]);
+  if (diffs.length === 1) {
+    const k = diffs[0];
+    const pa = probs[sa[k][0]][sa[k][1]];
+    const pb = probs[sb[k][0]][sb[k][1]];
+    const ca = lines[sa[k][0]][sa[k][1]];
+    const cb = lines[sb[k][0]][sb[k][1]];
+    const ia = ALPHABET.indexOf(ca);
+    const ib = ALPHABET.indexOf(cb);
+    if (Math.min(pa[ib], pb[ia]) >= 0.01 || Math.max(pa[ib], pb[ia]) >= 0.05) {
+      const keepA = pa[ia] * pb[ia] >= pa[ib] * pb[ib];
+      if (keepA && pb[ia] >= 0.01) lines[sb[k][0]][sb[k][1]] = ca;
+      else if (!keepA && pa[ib] >= 0.01) lines[sa[k][0]][sa[k][1]] = cb;
+    }
+  }
+  const defs = checkDefs(format);
+  const passedRaw = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
+  for (const c of defs.individual) repairCheck(lines, probs, allowed, c);
+  if (defs.composite) repairCheck(lines, probs, allowed, defs.composite);
+  const passed = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
+  const text = lines.map((l) => l.join(''));
+  let repaired = 0;
+  const conf = lines.map((l, li) =>
+    l.map((ch, i) => {
+      if (ch !== raw[li][i]) repaired++;
+      return Number(probs[li][i][ALPHABET.indexOf(ch)].toFixed(4));
+    }),
+  );
+  const parsed = parseMrz(text);
+  const meanConf = sumConf / count;
+  // plausibility gate
+  const reasons: string[] = [];
+  const l2 = format === 'TD1' ? text[1] : text[1];
+  const [birth, sex, expiry] = format === 'TD1' ? [l2.slice(0, 6), l2[7], l2.slice(8, 14)] : [l2.slice(13, 19), l2[20], l2.slice(21, 27)];
+  if (!plausibleDate(birth)) reasons.push('birth_date');
+  if (!plausibleDate(expiry)) reasons.push('expiry_date');
+  if (!'MFX<'.includes(sex)) reasons.push('sex');
+  const names = format === 'TD1' ? text[2] : text[0].slice(5);
+  if ((names.match(/[A-Z]/g) ?? []).length < 2 || !names.includes('<')) reasons.push('names');
+  // two check digits that pass (one of them as read), or one for a confident read with a known state code (some
+  // specimens and real cards are printed with wrong check digits)
+  if (passedRaw < 1 || (passed < 2 && !(meanConf >= 0.75 && knownStates >= 1))) reasons.push('check_digits');
+  if (meanConf < 0.5) reasons.push('confidence');
+  // the document code decides between formats of the same size (P for TD3, V for MRV): it must have been read so
+  if (probs[0][0][ALPHABET.indexOf(text[0][0])] < 0.05) reasons.push('document_code');
+  const gate = reasons.length === 0;
+  // likelihood of the final text (a format that forces an unlikely character, e.g. V for a P, pays for it)
+  let sumLn = 0;
+  lines.forEach((l, li) => l.forEach((ch, i) => (sumLn += ln(probs[li][i][ALPHABET.indexOf(ch)]))));
+  const meanLn = sumLn / count;
+  const score = (gate ? 100 : 0) + 10 * passed + (parsed.valid ? 10 : 0) + 2 * knownStates + 20 * meanLn - 0.5 * repaired;
+  return { format, lines: text, valid: parsed.valid, repaired, conf, passedRaw, passed, gate, gateReasons: reasons, meanConf, score };
+}

@@ -1,0 +1,85 @@
+/**
+ * Cell features of an MRZ line: the line is cut on a fixed grid (MRZ text is monospaced, every position holds a
+ * glyph), each cell is resampled from the original image to FW x FH and contrast-normalised to ink 1 / paper 0.
+ * The training script (scripts/mrz-model/train.ts) calls the same function on synthetic lines, so training and
+ * reading see cells made the same way.
+ */
+import { sample, type Grey } from './image.ts';
+
+export const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
+export const FW = 16;
+export const FH = 20;
+export const NFEAT = FW * FH;
+/** Cell window relative to the pitch (width) and the cap height (height). */
+const WIN_W = 1.1;
+const WIN_H = 1.35;
+
+/** Geometry of one MRZ line in image coordinates. */
+export interface LineGeom {
+  /** Point on the line's centre line at the left edge of cell 0. */
+  ox: number;
+  oy: number;
+  /** Unit vector along the line (reading direction) and across it (pointing down the text). */
+  ux: number;
+  uy: number;
+  vx: number;
+  vy: number;
+  /** Cell pitch and cap height, in image pixels. */
+  pitch: number;
+  cap: number;
+  /** Number of cells. */
+  n: number;
+}
+
+function pct(a: Float32Array, p: number): number {
+  const s = Float32Array.from(a).sort();
+  return s[Math.min(s.length - 1, Math.max(0, Math.round((s.length - 1) * p)))];
+}
+
+/** Raw (un-normalised) grey window of one cell, centred at (cx, cy). */
+function rawCell(img: Grey, g: LineGeom, cx: number, cy: number, out: Float32Array): void {
+  const sx = (WIN_W * g.pitch) / FW;
+  const sy = (WIN_H * g.cap) / FH;
+  const k = Math.min(3, Math.max(1, Math.ceil(Math.max(sx, sy))));
+  const inv = 1 / (k * k);
+  for (let j = 0; j < FH; j++) {
+    for (let i = 0; i < FW; i++) {
+      let s = 0;
+      for (let b = 0; b < k; b++) {
+        const dv = (j - FH / 2 + (b + 0.5) / k) * sy;
+        for (let a = 0; a < k; a++) {
+          const du = (i - FW / 2 + (a + 0.5) / k) * sx;
+          s += sample(img, cx + du * g.ux + dv * g.vx, cy + du * g.uy + dv * g.vy);
+        }
+      }
+      out[j * FW + i] = s * inv;
+    }
+  }
+}
+
+/** Features of every cell of a line (n arrays of NFEAT values in 0..1, 1 = ink). */
+export function lineFeatures(img: Grey, g: LineGeom): Float32Array[] {
+  const raws: Float32Array[] = [];
+  const all = new Float32Array(g.n * NFEAT);
+  for (let k = 0; k < g.n; k++) {
+    const r = new Float32Array(NFEAT);
+    const t = (k + 0.5) * g.pitch;
+    rawCell(img, g, g.ox + t * g.ux, g.oy + t * g.uy, r);
+    raws.push(r);
+    all.set(r, k * NFEAT);
+  }
+  const lineBg = pct(all, 0.85);
+  const lineInk = pct(all, 0.02);
+  const lineRange = Math.max(12, lineBg - lineInk);
+  return raws.map((r) => {
+    const bg = Math.max(pct(r, 0.9), lineInk + 12);
+    const ink = Math.min(pct(r, 0.02), bg - 0.5 * lineRange);
+    const inv = 1 / Math.max(8, bg - ink);
+    const f = new Float32Array(NFEAT);
+    for (let i = 0; i < NFEAT; i++) {
+      const v = (bg - r[i]) * inv;
+      f[i] = v < 0 ? 0 : v > 1 ? 1 : v;
+    }
+    return f;
+  });
+}

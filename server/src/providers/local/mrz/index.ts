@@ -1,0 +1,232 @@
+/**
+ * Offline MRZ reader (TD1, TD2, TD3, MRV-A, MRV-B) for live mode: locate the zone in any of the 4 orientations,
+ * deskew, cut each line on the format's character grid, classify the cells with our own OCR-B glyph model
+ * (model.json, see PROVENANCE.md), repair confusions with the position classes and the check digits, and gate out
+ * anything that is not plausibly an MRZ. Pure JS (no native code, no network, no files written); the model loads
+ * once, on first use, and is shared read-only, so concurrent calls are safe. readMrz yields to the event loop
+ * between zone candidates; one call is a few hundred ms of CPU on a small photo (see bench/results/mrz-reader.md).
+ */
+import type { Box, MrzReading, PageImage } from '../types.ts';
+import { classify, model } from './classify.ts';
+import { decode, type Decoded, type MrzFormat } from './decode.ts';
+import { lineFeatures, type LineGeom } from './features.ts';
+import { greyFrom, sample, type Grey } from './image.ts';
+import { bandSets, fitGrid, flipGeom, zoneStrip } from './lines.ts';
+import { LOCATE_SIDE, locateZones, type ZoneCandidate } from './locate.ts';
+
+export { decode } from './decode.ts';
+
+/** How many zone candidates and band sets per zone are read at most. */
+const MAX_ZONES = 6;
+const MAX_SETS = 4;
+
+export interface Hypothesis {
+  d: Decoded;
+  geoms: LineGeom[];
+  /** Class probabilities per line per cell (what d was decoded from). */
+  probs: Float32Array[][];
+  zone: number;
+}
+
+const FORMATS: Record<number, MrzFormat[]> = { 30: ['TD1'], 36: ['TD2', 'MRVB'], 44: ['TD3', 'MRVA'] };
+
+function readLines(img: Grey, geoms: LineGeom[]): Float32Array[][] {
+  const m = model();
+  const hidden = new Float32Array(m.nh);
+  return geoms.map((g) => lineFeatures(img, g).map((f) => classify(m, f, hidden)));
+}
+
+function lineCorners(g: LineGeom): Array<[number, number]> {
+  const h = 0.6 * g.cap;
+  const a = { x: g.ox - h * g.vx, y: g.oy - h * g.vy };
+  const b = { x: g.ox + h * g.vx, y: g.oy + h * g.vy };
+  const L = g.n * g.pitch;
+  return [
+    [a.x, a.y],
+    [b.x, b.y],
+    [a.x + L * g.ux, a.y + L * g.uy],
+    [b.x + L * g.ux, b.y + L * g.uy],
+  ];
+}
+
+function boxOf(points: Array<[number, number]>, w: number, h: number): Box {
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
+  const c = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 10000) / 10000;
+  return [c(Math.min(...xs) / w), c(Math.min(...ys) / h), c(Math.max(...xs) / w), c(Math.max(...ys) / h)];
+}
+
+function meanGrey(img: Grey): number {
+  let mean = 0;
+  for (let i = 0; i < img.d.length; i += 7) mean += img.d[i];
+  return mean / Math.ceil(img.d.length / 7);
+}
+
+/** Read one zone candidate: every band set, grid size, direction and format; appends to `out`. */
+function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hypothesis[]): void {
+  const strip = zoneStrip(img, z, mean);
+  for (const set of bandSets(strip).slice(0, MAX_SETS)) {
+    let done = false;
+    const ns = set.length === 3 ? [30] : [44, 36];
+    for (const n of ns) {
+      const fwd = set.map((b) => fitGrid(strip, b, n));
+      for (const geoms of [fwd, fwd.map(flipGeom).reverse()]) {
+        const probs = readLines(img, geoms);
+        for (const f of FORMATS[n]) {
+          const d = decode(f, probs);
+          out.push({ d, geoms, probs, zone: zi });
+          if (d.gate && d.valid) done = true;
+        }
+      }
+    }
+    if (done) break;
+  }
+}
+
+/** In the double-resolution pass, only zones too thin for the first pass are new: skip the others. */
+function secondPassFilter(img: Grey, zones: ZoneCandidate[], side: number): ZoneCandidate[] {
+  if (side === LOCATE_SIDE) return zones;
+  const s = LOCATE_SIDE / Math.max(img.w, img.h);
+  return zones.filter((z) => Math.min(...z.lines.map((l) => l.thickness)) * s < 6);
+}
+
+/**
+ * The band of a line comes from its ink profile, which fillers dominate on a name line; in faces where `<` is
+ * shorter than the capitals the band is then too low and too short for the letters. Re-measure the band on the
+ * letter and digit cells only and read the line again; keep whichever reading is more likely.
+ */
+function refineBands(img: Grey, h: Hypothesis): Hypothesis {
+  const geoms = h.geoms.map((g, li) => {
+    const chars = h.d.lines[li];
+    const cells: number[] = [];
+    for (let k = 0; k < g.n; k++) if (chars[k] !== '<') cells.push(k);
+    if (cells.length < 3) return g;
+    const steps = 40;
+    const prof = new Float64Array(steps + 1);
+    const all: number[] = [];
+    for (let s = 0; s <= steps; s++) {
+      const t = (s / steps - 0.5) * 2 * g.cap;
+      let acc = 0;
+      for (const k of cells) {
+        for (let a = -2; a <= 2; a++) {
+          const u = (k + 0.5 + a * 0.12) * g.pitch;
+          const v = sample(img, g.ox + u * g.ux + t * g.vx, g.oy + u * g.uy + t * g.vy);
+          acc += v;
+          all.push(v);
+        }
+      }
+      prof[s] = acc / (cells.length * 5);
+    }
+    all.sort((x, y) => x - y);
+    const bg = all[Math.floor(all.length * 0.9)];
+    // the band holding the middle 94 % of the ink (letters have uneven strokes: a quantile band is steadier than a
+    // threshold on the profile)
+    let total = 0;
+    for (let s = 0; s <= steps; s++) {
+      prof[s] = Math.max(0, bg - prof[s] - 0.1 * (bg - all[Math.floor(all.length * 0.02)]));
+      total += prof[s];
+    }
+    if (total <= 0) return g;
+    let cum = 0;
+    let top = -1;
+    let bottom = steps;
+    for (let s = 0; s <= steps; s++) {
+      cum += prof[s];
+      if (top < 0 && cum >= 0.03 * total) top = s;
+      if (cum <= 0.97 * total) bottom = s + 1;
+    }
+    const toT = (s: number) => (s / steps - 0.5) * 2 * g.cap;
+    const shift = (toT(top) + toT(bottom)) / 2;
+    const cap = (toT(bottom) - toT(top)) / 0.94;
+    if (Math.abs(cap - g.cap) < 0.08 * g.cap && Math.abs(shift) < 0.06 * g.cap) return g;
+    if (cap < 0.6 * g.cap || cap > 1.6 * g.cap) return g;
+    return { ...g, ox: g.ox + shift * g.vx, oy: g.oy + shift * g.vy, cap };
+  });
+  if (geoms.every((g, i) => g === h.geoms[i])) return h;
+  // a re-cut line is kept only if the classifier is surer of its cells (mean log of the best class)
+  const sure = (probs: Float32Array[]) => probs.reduce((t, p) => t + Math.log(Math.max(1e-9, ...p)), 0) / probs.length;
+  const before = h.probs;
+  const after = geoms.map((g, i) => (g === h.geoms[i] ? before[i] : readLines(img, [g])[0]));
+  const kept = geoms.map((g, i) => (g !== h.geoms[i] && sure(after[i]) > sure(before[i]) ? g : h.geoms[i]));
+  if (kept.every((g, i) => g === h.geoms[i])) return h;
+  const probs = kept.map((g, i) => (g === h.geoms[i] ? before[i] : after[i]));
+  const d = decode(h.d.format, probs);
+  return d.score > h.d.score ? { d, geoms: kept, probs, zone: h.zone } : h;
+}
+
+const byScore = (a: Hypothesis, b: Hypothesis) => b.d.score - a.d.score;
+
+/** Read every hypothesis of the image; best first (synchronous; for tools and tests). */
+export function readHypotheses(img: Grey): Hypothesis[] {
+  const mean = meanGrey(img);
+  const out: Hypothesis[] = [];
+  let zi = 0;
+  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
+    if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || out.some((h) => h.d.gate))) break;
+    for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES)) readZone(img, z, zi++, mean, out);
+  }
+  return finish(img, out);
+}
+
+/** Best first, the leading gated readings with their bands re-measured. */
+function finish(img: Grey, hyps: Hypothesis[]): Hypothesis[] {
+  hyps.sort(byScore);
+  for (let i = 0; i < Math.min(3, hyps.length); i++) if (hyps[i].d.gate) hyps[i] = refineBands(img, hyps[i]);
+  return hyps.sort(byScore);
+}
+
+/** Let other work run between zones: a read is a few hundred ms of CPU, the event loop should not wait for all of it. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Find and read the MRZ of a page image; null when there is no plausible MRZ. */
+export async function readMrz(image: PageImage): Promise<MrzReading | null> {
+  const img = greyFrom(image.grey, image.width, image.height);
+  const mean = meanGrey(img);
+  await yieldToLoop();
+  const hyps: Hypothesis[] = [];
+  let zi = 0;
+  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
+    // second pass at double resolution only for large images where nothing was found (a small document far away)
+    if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || hyps.some((h) => h.d.gate))) break;
+    const zones = secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES);
+    for (const z of zones) {
+      await yieldToLoop();
+      readZone(img, z, zi++, mean, hyps);
+    }
+  }
+  finish(img, hyps);
+  const best = hyps[0];
+  if (!best || !best.d.gate) return null;
+  const { w, h } = img;
+  const lineBoxes = best.geoms.map((g) => boxOf(lineCorners(g), w, h));
+  const allCorners = best.geoms.flatMap(lineCorners);
+  const bbox = boxOf(allCorners, w, h);
+  const margin = best.geoms[0].pitch;
+  const touchesEdge = allCorners.some(([x, y]) => x < margin || y < margin || x > w - margin || y > h - margin);
+  // other zones: gated readings from other candidates whose box does not overlap this one
+  const seen: Box[] = [bbox];
+  let otherZones = 0;
+  for (const o of hyps.slice(1)) {
+    if (!o.d.gate || o.zone === best.zone) continue;
+    const b = boxOf(o.geoms.flatMap(lineCorners), w, h);
+    if (seen.some((s) => b[0] < s[2] && s[0] < b[2] && b[1] < s[3] && s[1] < b[3])) continue;
+    seen.push(b);
+    otherZones++;
+  }
+  const g = best.geoms[0];
+  const rot = (-Math.atan2(g.uy, g.ux) * 180) / Math.PI;
+  let rotation = ((rot % 360) + 360) % 360;
+  if (rotation >= 315) rotation -= 360;
+  return {
+    format: best.d.format,
+    lines: best.d.lines,
+    valid: best.d.valid,
+    repaired: best.d.repaired,
+    charConfidence: best.d.conf,
+    bbox,
+    lineBoxes,
+    touchesEdge,
+    otherZones,
+    rotation: Math.round(rotation * 10) / 10,
+  };
+}

@@ -1,0 +1,321 @@
+/**
+ * From a zone candidate to line geometry: the zone is resampled into a deskewed strip (cap height ~ 18 px),
+ * text bands come from the row profile of a black top-hat, each band's extent from its column profile, and sets of
+ * 2 or 3 aligned bands of equal extent become MRZ hypotheses. A line is cut on a grid of n cells whose pitch and
+ * offset minimise the ink crossed by the cell boundaries (robust where glyphs touch; no insertions or deletions).
+ */
+import type { LineGeom } from './features.ts';
+import { blackTopHat, openRows, type Grey } from './image.ts';
+import type { ZoneCandidate } from './locate.ts';
+
+const STRIP_CAP = 18;
+
+export interface Band {
+  /** Rows (strip px) of the glyph band and its centre. */
+  top: number;
+  bottom: number;
+  cy: number;
+  /** Extent along the line (strip px). */
+  left: number;
+  right: number;
+  /** Column ink profile (strip px), for the grid fit. */
+  col: Float32Array;
+}
+
+export interface Strip {
+  img: Grey;
+  /** Original-image point of strip pixel (0, 0); unit vectors; original px per strip px. */
+  ox: number;
+  oy: number;
+  ux: number;
+  uy: number;
+  vx: number;
+  vy: number;
+  r: number;
+  bands: Band[];
+}
+
+function median(a: number[]): number {
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Resample the neighbourhood of a zone candidate into a strip, reading direction along +x. */
+export function zoneStrip(img: Grey, z: ZoneCandidate, meanGrey: number): Strip {
+  let ux = 0;
+  let uy = 0;
+  let px = 0;
+  let py = 0;
+  let wsum = 0;
+  for (const l of z.lines) {
+    ux += l.ux * l.length;
+    uy += l.uy * l.length;
+    px += l.cx * l.length;
+    py += l.cy * l.length;
+    wsum += l.length;
+  }
+  const n = Math.hypot(ux, uy);
+  ux /= n;
+  uy /= n;
+  px /= wsum;
+  py /= wsum;
+  const vx = -uy;
+  const vy = ux;
+  const T = median(z.lines.map((l) => l.thickness));
+  const r = Math.max(0.25, T / STRIP_CAP);
+  // across: the member lines plus room for missed MRZ lines on either side
+  const corners = [
+    [0, 0],
+    [img.w, 0],
+    [0, img.h],
+    [img.w, img.h],
+  ].map(([x, y]) => ({ a: (x - px) * ux + (y - py) * uy, b: (x - px) * vx + (y - py) * vy }));
+  // along: the member lines plus 60 % of the longest on each side (a line found in pieces), within the image
+  const L = Math.max(...z.lines.map((l) => l.length));
+  const along = z.lines.flatMap((l) => {
+    const a = (l.cx - px) * ux + (l.cy - py) * uy;
+    return [a - l.length / 2, a + l.length / 2];
+  });
+  const amin = Math.max(Math.min(...corners.map((c) => c.a)), Math.min(...along) - 0.6 * L);
+  const amax = Math.min(Math.max(...corners.map((c) => c.a)), Math.max(...along) + 0.6 * L);
+  const offs = z.lines.map((l) => (l.cx - px) * vx + (l.cy - py) * vy);
+  const bmin = Math.max(Math.min(...corners.map((c) => c.b)), Math.min(...offs) - 4.5 * T);
+  const bmax = Math.min(Math.max(...corners.map((c) => c.b)), Math.max(...offs) + 4.5 * T);
+  const W = Math.max(8, Math.round((amax - amin) / r));
+  const H = Math.max(8, Math.round((bmax - bmin) / r));
+  const ox = px + amin * ux + bmin * vx;
+  const oy = py + amin * uy + bmin * vy;
+  const d = new Float32Array(W * H);
+  const k = Math.min(3, Math.max(1, Math.ceil(r)));
+  const inv = 1 / (k * k);
+  for (let j = 0; j < H; j++) {
+    for (let i = 0; i < W; i++) {
+      let s = 0;
+      for (let b = 0; b < k; b++) {
+        const jj = (j + (b + 0.5) / k - 0.5) * r;
+        for (let a = 0; a < k; a++) {
+          const ii = (i + (a + 0.5) / k - 0.5) * r;
+          const x = ox + ii * ux + jj * vx;
+          const y = oy + ii * uy + jj * vy;
+          if (x < -0.5 || y < -0.5 || x > img.w - 0.5 || y > img.h - 0.5) s += meanGrey;
+          else {
+            const xi = x < 0 ? 0 : x > img.w - 1 ? img.w - 1 : x;
+            const yi = y < 0 ? 0 : y > img.h - 1 ? img.h - 1 : y;
+            const x0 = Math.floor(xi);
+            const y0 = Math.floor(yi);
+            const x1 = x0 + 1 < img.w ? x0 + 1 : x0;
+            const y1 = y0 + 1 < img.h ? y0 + 1 : y0;
+            const fx = xi - x0;
+            const fy = yi - y0;
+            const D = img.d;
+            const top = D[y0 * img.w + x0] + (D[y0 * img.w + x1] - D[y0 * img.w + x0]) * fx;
+            const bot = D[y1 * img.w + x0] + (D[y1 * img.w + x1] - D[y1 * img.w + x0]) * fx;
+            s += top + (bot - top) * fy;
+          }
+        }
+      }
+      d[j * W + i] = s * inv;
+    }
+  }
+  const strip: Strip = { img: { w: W, h: H, d }, ox, oy, ux, uy, vx, vy, r, bands: [] };
+  strip.bands = findBands(strip.img);
+  return strip;
+}
+
+/** Two bands share more than half of the smaller one's rows. */
+function overlap(a: Band, b: Band): boolean {
+  const o = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) + 1;
+  return o > 0.5 * Math.min(a.bottom - a.top + 1, b.bottom - b.top + 1);
+}
+
+function findBands(s: Grey): Band[] {
+  const { w, h } = s;
+  const ink = blackTopHat(s, 7);
+  const row = new Float32Array(h);
+  // ink minus its horizontally long part: text rows stay, rules and card edges go
+  const long = openRows(ink, w, h, 2 * STRIP_CAP + 1);
+  for (let i = 0; i < ink.length; i++) ink[i] = Math.max(0, ink[i] - long[i]);
+  for (let j = 0; j < h; j++) {
+    let t = 0;
+    for (let i = 0; i < w; i++) t += ink[j * w + i];
+    row[j] = t / w;
+  }
+  const sm = new Float32Array(h);
+  for (let j = 0; j < h; j++) sm[j] = (row[Math.max(0, j - 1)] + row[j] + row[Math.min(h - 1, j + 1)]) / 3;
+  let max = 0;
+  for (let j = 0; j < h; j++) if (sm[j] > max) max = sm[j];
+  if (max <= 0) return [];
+  const bands: Band[] = [];
+  let j = 0;
+  while (j < h) {
+    if (sm[j] < 0.25 * max) {
+      j++;
+      continue;
+    }
+    let e = j;
+    let peak = j;
+    while (e < h && sm[e] >= 0.25 * max) {
+      if (sm[e] > sm[peak]) peak = e;
+      e++;
+    }
+    const P = sm[peak];
+    let top = peak;
+    while (top > 0 && sm[top - 1] >= 0.35 * P) top--;
+    let bottom = peak;
+    while (bottom < h - 1 && sm[bottom + 1] >= 0.35 * P) bottom++;
+    j = Math.max(e, bottom + 1);
+    if (bottom - top + 1 < 6) continue;
+    const first = bandAt(ink, w, h, top, bottom);
+    if (!first) continue;
+    // refine on the band's own columns (a bracket or a card edge beside the zone no longer counts); this may
+    // also split two lines that the full-width profile merged
+    const lo = Math.max(0, Math.round(top - 0.6 * (bottom - top + 1)));
+    const hi = Math.min(h - 1, Math.round(bottom + 0.6 * (bottom - top + 1)));
+    const prof: number[] = [];
+    for (let y = lo; y <= hi; y++) {
+      let t = 0;
+      for (let x = first.left; x < first.right; x++) t += ink[y * w + x];
+      prof.push(t);
+    }
+    const pk = Math.max(...prof);
+    let y = 0;
+    let refined = 0;
+    while (y < prof.length) {
+      if (prof[y] < 0.35 * pk) {
+        y++;
+        continue;
+      }
+      let e = y;
+      while (e < prof.length && prof[e] >= 0.35 * pk) e++;
+      if (e - y >= 6) {
+        const b = bandAt(ink, w, h, lo + y, lo + e - 1);
+        if (b && b.right - b.left >= 0.6 * (first.right - first.left) && !bands.some((o) => overlap(o, b))) {
+          bands.push(b);
+          refined++;
+        }
+      }
+      y = e;
+    }
+    if (!refined && !bands.some((o) => overlap(o, first))) bands.push(first);
+  }
+  bands.sort((a, b) => a.cy - b.cy);
+  return bands;
+}
+
+/** A band between two rows: its column profile (in-band ink minus ink just above and below, so that glyphs stay
+ * and rules or borders cancel out) and its extent. */
+function bandAt(ink: Float32Array, w: number, h: number, top: number, bottom: number): Band | null {
+  const capH = bottom - top + 1;
+  const col = new Float32Array(w);
+  const outside = new Float32Array(w);
+  for (let y = top; y <= bottom; y++) for (let x = 0; x < w; x++) col[x] += ink[y * w + x];
+  const m0 = Math.round(0.2 * capH);
+  const m1 = Math.round(0.5 * capH);
+  let rows = 0;
+  for (const y0 of [top - m1, bottom + m0]) {
+    for (let y = Math.max(0, y0); y <= Math.min(h - 1, y0 + m1 - m0); y++) {
+      rows++;
+      for (let x = 0; x < w; x++) outside[x] += ink[y * w + x];
+    }
+  }
+  if (rows) for (let x = 0; x < w; x++) col[x] = Math.max(0, col[x] - (1.5 * capH * outside[x]) / rows);
+  const ext = extent(col, capH);
+  if (!ext) return null;
+  return { top, bottom, cy: (top + bottom + 1) / 2, left: ext[0], right: ext[1], col };
+}
+
+/** The longest run of inked columns, joining gaps shorter than about one character. */
+function extent(col: Float32Array, cap: number): [number, number] | null {
+  const w = col.length;
+  const pos = Array.from(col).filter((v) => v > 0).sort((a, b) => a - b);
+  if (pos.length < 4) return null;
+  const thr = 0.1 * pos[Math.floor(pos.length * 0.9)];
+  const runs: Array<[number, number, number]> = [];
+  let i = 0;
+  while (i < w) {
+    if (col[i] <= thr) {
+      i++;
+      continue;
+    }
+    let e = i;
+    let mass = 0;
+    while (e < w && col[e] > thr) mass += col[e++];
+    const last = runs[runs.length - 1];
+    if (last && i - last[1] < 0.95 * cap) {
+      last[1] = e;
+      last[2] += mass;
+    } else runs.push([i, e, mass]);
+    i = e;
+  }
+  let best: [number, number, number] | null = null;
+  for (const r of runs) if (!best || r[1] - r[0] > best[1] - best[0]) best = r;
+  return best ? [best[0], best[1]] : null;
+}
+
+/** Sets of 2 or 3 consecutive bands that look like an MRZ: same cap, aligned ends, regular spacing. */
+export function bandSets(strip: Strip): Band[][] {
+  // only bands long enough to be an MRZ line (a 30-character line is about 30 cap heights long)
+  const b = strip.bands.filter((x) => x.right - x.left >= 12 * (x.bottom - x.top + 1));
+  const out: Array<{ set: Band[]; score: number }> = [];
+  for (let s = 0; s < b.length; s++) {
+    for (const m of [2, 3]) {
+      if (s + m > b.length) continue;
+      const set = b.slice(s, s + m);
+      const caps = set.map((x) => x.bottom - x.top + 1);
+      const cap = median(caps);
+      if (Math.min(...caps) < 0.6 * cap || Math.max(...caps) > 1.6 * cap) continue;
+      const lens = set.map((x) => x.right - x.left);
+      if (Math.min(...lens) < 10 * cap) continue;
+      let ok = true;
+      for (let i = 1; i < m; i++) {
+        const gap = set[i].cy - set[i - 1].cy;
+        if (gap < 1.1 * cap || gap > 3 * cap) ok = false;
+        if (Math.abs(set[i].left - set[0].left) > 1.5 * cap || Math.abs(set[i].right - set[0].right) > 1.5 * cap) ok = false;
+      }
+      if (!ok) continue;
+      out.push({ set, score: lens.reduce((x, y) => x + y, 0) / m + m });
+    }
+  }
+  out.sort((x, y) => y.score - x.score);
+  return out.map((o) => o.set);
+}
+
+/** Grid fit of n cells on a band; returns the line geometry in original-image coordinates. */
+export function fitGrid(strip: Strip, band: Band, n: number): LineGeom & { cost: number } {
+  const c = band.col;
+  const w = c.length;
+  const pre = new Float64Array(w + 1);
+  for (let i = 0; i < w; i++) pre[i + 1] = pre[i] + c[i];
+  const at = (x: number) => {
+    if (x <= 0 || x >= w - 1) return 0;
+    const i = Math.floor(x);
+    return c[i] + (c[i + 1] - c[i]) * (x - i);
+  };
+  const inkBetween = (a: number, b: number) => pre[Math.max(0, Math.min(w, Math.round(b)))] - pre[Math.max(0, Math.min(w, Math.round(a)))];
+  const L = band.left;
+  const R = band.right;
+  const p0 = (R - L) / (n - 0.35);
+  const total = pre[w];
+  let best = { x0: L - 0.2 * p0, p: p0, cost: Infinity };
+  for (let ps = -30; ps <= 30; ps++) {
+    const p = p0 * (1 + ps * 0.0015);
+    for (let xs = 0; xs <= 24; xs++) {
+      const x0 = L - 0.55 * p + (xs / 24) * 0.65 * p;
+      let cost = 0;
+      for (let k = 1; k < n; k++) cost += at(x0 + k * p);
+      const outside = total - inkBetween(x0, x0 + n * p);
+      // ink left outside the grid, normalised like a boundary crossing
+      cost += outside * 0.05;
+      if (cost < best.cost) best = { x0, p, cost };
+    }
+  }
+  const cap = (band.bottom - band.top + 1) * strip.r;
+  const ox = strip.ox + best.x0 * strip.r * strip.ux + band.cy * strip.r * strip.vx;
+  const oy = strip.oy + best.x0 * strip.r * strip.uy + band.cy * strip.r * strip.vy;
+  return { ox, oy, ux: strip.ux, uy: strip.uy, vx: strip.vx, vy: strip.vy, pitch: best.p * strip.r, cap, n, cost: best.cost };
+}
+
+/** The same line read the other way round (image upside down relative to the strip). */
+export function flipGeom(g: LineGeom): LineGeom {
+  return { ...g, ox: g.ox + g.n * g.pitch * g.ux, oy: g.oy + g.n * g.pitch * g.uy, ux: -g.ux, uy: -g.uy, vx: -g.vx, vy: -g.vy };
+}

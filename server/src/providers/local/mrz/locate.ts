@@ -1,0 +1,123 @@
+/**
+ * MRZ locator: on a copy whose longer side is LOCATE_SIDE px, a black top-hat brings out small dark strokes, Otsu
+ * makes them a mask, a closing along each axis merges the characters of a line into one long blob; blobs that are
+ * long, thin and parallel, at line spacing from each other, form zone candidates. Both axes are searched, so zones
+ * in portrait and landscape images are found alike; the reading direction (0 vs 180) is left to the classifier.
+ */
+import { blackTopHat, closeMask, components, otsu, resize, type Component, type Grey } from './image.ts';
+
+export const LOCATE_SIDE = 720;
+
+/** A line blob in original image coordinates. */
+export interface LineBlob {
+  cx: number;
+  cy: number;
+  /** Unit major axis, pointing right (horizontal zones) or down (vertical zones). */
+  ux: number;
+  uy: number;
+  length: number;
+  thickness: number;
+}
+
+export interface ZoneCandidate {
+  axis: 'h' | 'v';
+  lines: LineBlob[];
+  score: number;
+}
+
+function blobsOf(comps: Component[], axis: 'h' | 'v', scale: number, side: number): LineBlob[] {
+  const out: LineBlob[] = [];
+  for (const c of comps) {
+    let ux = c.ux;
+    let uy = c.uy;
+    if (axis === 'h' && ux < 0) [ux, uy] = [-ux, -uy];
+    if (axis === 'v' && uy < 0) [ux, uy] = [-ux, -uy];
+    const along = axis === 'h' ? Math.abs(ux) : Math.abs(uy);
+    if (along < Math.cos((15 * Math.PI) / 180)) continue;
+    if (c.length < 0.14 * side) continue;
+    if (c.length / c.thickness < 7) continue;
+    if (c.thickness < 2.5) continue; // image borders, rules
+
+    // centre of the extent (the centroid can sit off-centre on a blob with a bump)
+    const mid = (c.a0 + c.a1) / 2;
+    out.push({ cx: (c.cx + mid * ux) / scale, cy: (c.cy + mid * uy) / scale, ux, uy, length: c.length / scale, thickness: c.thickness / scale });
+  }
+  return out;
+}
+
+function groupLines(blobs: LineBlob[], axis: 'h' | 'v'): ZoneCandidate[] {
+  const n = blobs.length;
+  const parent = blobs.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const a = blobs[i];
+      const b = blobs[j];
+      if (a.ux * b.ux + a.uy * b.uy < Math.cos((4 * Math.PI) / 180)) continue;
+      const r = Math.min(a.length, b.length) / Math.max(a.length, b.length);
+      if (r < 0.55) continue;
+      const dx = b.cx - a.cx;
+      const dy = b.cy - a.cy;
+      const across = Math.abs(-dx * a.uy + dy * a.ux);
+      const along = Math.abs(dx * a.ux + dy * a.uy);
+      const t = (a.thickness + b.thickness) / 2;
+      if (across < 0.9 * t || across > 4 * t) continue;
+      if (along > 0.3 * Math.max(a.length, b.length)) continue;
+      parent[find(i)] = find(j);
+    }
+  }
+  const groups = new Map<number, LineBlob[]>();
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    if (!groups.has(r)) groups.set(r, []);
+    groups.get(r)!.push(blobs[i]);
+  }
+  const out: ZoneCandidate[] = [];
+  for (const lines of groups.values()) {
+    const len = lines.reduce((s, l) => s + l.length, 0);
+    const count = Math.min(3, lines.length);
+    out.push({ axis, lines, score: (len / lines.length) * (count === 1 ? 0.6 : count) });
+  }
+  return out;
+}
+
+function centre(z: ZoneCandidate): { x: number; y: number } {
+  let x = 0;
+  let y = 0;
+  for (const l of z.lines) {
+    x += l.cx;
+    y += l.cy;
+  }
+  return { x: x / z.lines.length, y: y / z.lines.length };
+}
+
+/** Zone candidates, best first. */
+export function locateZones(img: Grey, locateSide = LOCATE_SIDE): ZoneCandidate[] {
+  const side = Math.max(img.w, img.h);
+  const scale = locateSide / side;
+  const w = Math.max(8, Math.round(img.w * scale));
+  const h = Math.max(8, Math.round(img.h * scale));
+  const small = resize(img, w, h);
+  const bh = blackTopHat(small, 7);
+  const thr = Math.max(16, otsu(bh));
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) mask[i] = bh[i] > thr ? 1 : 0;
+  const out: ZoneCandidate[] = [];
+  for (const axis of ['h', 'v'] as const) {
+    // two closing lengths: small characters (documents far away) and large ones (a card filling the frame)
+    for (const k of [11, 23]) {
+      const closed = axis === 'h' ? closeMask(mask, w, h, k, 1) : closeMask(mask, w, h, 1, k);
+      const comps = components(closed, w, h, 40);
+      out.push(...groupLines(blobsOf(comps, axis, scale, locateSide), axis));
+    }
+  }
+  out.sort((a, b) => b.score - a.score);
+  // drop near-duplicates (the same zone seen with both closings)
+  const kept: ZoneCandidate[] = [];
+  for (const z of out) {
+    const c = centre(z);
+    if (kept.some((k) => k.axis === z.axis && Math.hypot(centre(k).x - c.x, centre(k).y - c.y) < 2 * z.lines[0].thickness)) continue;
+    kept.push(z);
+  }
+  return kept;
+}

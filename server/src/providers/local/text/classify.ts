@@ -1,0 +1,186 @@
+/**
+ * Rules-based classification of a document's text against the catalogue (no model, offline).
+ *
+ * Score of a type = keyword and label phrases found in the text (accent-folded, whole words; longer phrases weigh
+ * more; repeated hits capped; hits in the top of the first page weigh more) + pattern cues (an amount with
+ * decimals next to a VAT/total word for invoices, an IBAN for bank documents, a NIF/NIE...) + a country prior
+ * (the country the text points to, or the caller's hint) - a penalty for types of another country. Generic types
+ * (`certificate`, `unknown_document`) only ever get weak scores. Confidence comes from the score's strength and the
+ * margin to the best competitor that is not a sibling type (same category and fields), so a weak or ambiguous
+ * match stays below 0.5 (the caller then reports `type_unknown`).
+ */
+import { allEntries, type CatalogueEntry } from '../../../catalogue/index.ts';
+import type { TextLine } from '../types.ts';
+import { detectCountry } from './ids.ts';
+import { findAmounts, foldKeep, foldPhrase, guessLanguage, prepareLines, type Line } from './normalize.ts';
+
+export interface TextClassification {
+  /** Best first; at most 5; confidences in 0..1 (below 0.5: not sure). */
+  candidates: Array<{ type: string; confidence: number }>;
+  language: { code: string; share: number } | null;
+  /** ISO alpha-3 when the text points to a country (tax ids, VAT numbers, IBAN, legal words), else null. */
+  country: string | null;
+}
+
+interface Phrase {
+  text: string;
+  re: RegExp;
+  weight: number;
+  /** Short acronyms (`nie`, `cif`) count only when written in capitals in the original text. */
+  upper: boolean;
+}
+
+interface TypeModel {
+  entry: CatalogueEntry;
+  phrases: Phrase[];
+  invoiceLike: boolean;
+  bankLike: boolean;
+}
+
+/** Words of amounts that make a text look like an invoice (folded). */
+const TOTAL_WORDS =
+  /\b(total|totaal|totale|gesamt\w*|summe|importe|montant|amount due|grand total|subtotal|subtotaal|iva|vat|tva|btw|mwst|ust|gst|igst|cgst|sgst|tax|taxes|impuestos?|imposto|iva incluido|ttc|ht|netto|brutto|bedrag)\b/;
+
+let MODELS: TypeModel[] | null = null;
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function phraseOf(raw: string, weightScale: number): Phrase | null {
+  const text = foldPhrase(raw);
+  if (!text || /^\d+$/.test(text.replace(/\s/g, ''))) return null; // bare numbers say nothing
+  const words = text.split(' ').length;
+  const upper = words === 1 && text.length <= 3;
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escape(text).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, upper ? 'gu' : 'giu');
+  return { text, re, weight: weightScale * (1 + 0.6 * (words - 1)) * (text.length <= 4 ? 0.6 : 1), upper };
+}
+
+function models(): TypeModel[] {
+  if (MODELS) return MODELS;
+  MODELS = allEntries().map((entry) => {
+    const seen = new Set<string>();
+    const phrases: Phrase[] = [];
+    const push = (raw: string, w: number) => {
+      const p = phraseOf(raw, w);
+      if (p && !seen.has(p.text)) {
+        seen.add(p.text);
+        phrases.push(p);
+      }
+    };
+    for (const k of entry.keywords) push(k, 1);
+    for (const label of Object.values(entry.labels)) {
+      // "Nómina (otro país)" -> "nómina"; "Spanish payslip (nómina)" -> "spanish payslip" and "nómina".
+      const outside = label.replace(/\([^)]*\)/g, ' ').trim();
+      push(outside, 1);
+      for (const m of label.matchAll(/\(([^)]*)\)/g)) if (!/otro pa[ií]s|form|modelo/i.test(m[1])) push(m[1], 0.8);
+    }
+    const f = new Set(entry.fields);
+    return {
+      entry,
+      phrases,
+      invoiceLike: f.has('invoice_number') && f.has('total_amount') && f.has('tax_amount'),
+      bankLike: f.has('iban') && (f.has('bank_name') || f.has('account_number')),
+    };
+  });
+  return MODELS;
+}
+
+/** Two types are siblings when they share their category and most of their fields (es_invoice vs invoice). */
+function siblings(a: CatalogueEntry, b: CatalogueEntry): boolean {
+  if (a.category !== b.category) return false;
+  const fa = new Set(a.fields);
+  const shared = b.fields.filter((f) => fa.has(f)).length;
+  return shared / Math.max(a.fields.length, b.fields.length) >= 0.75;
+}
+
+/**
+ * Classifies text lines (PDF text layer or OCR). Never throws; empty or meaningless text gives low-confidence
+ * generic candidates.
+ */
+export function classifyText(lines: readonly TextLine[], opts: { countryHint?: string } = {}): TextClassification {
+  try {
+    return classify(prepareLines(lines), opts.countryHint?.toUpperCase() ?? null);
+  } catch {
+    return { candidates: [{ type: 'unknown_document', confidence: 0.1 }], language: null, country: null };
+  }
+}
+
+export function classify(lines: Line[], countryHint: string | null): TextClassification {
+  const raw = lines.map((l) => l.text).join('\n');
+  const fold = foldKeep(raw);
+  const language = guessLanguage(raw);
+  const country = detectCountry(lines, language?.code ?? null);
+  // The top of the first page (titles) weighs more.
+  const head = foldKeep(
+    lines
+      .filter((l) => l.page === lines[0]?.page && l.bbox[1] < 0.3)
+      .map((l) => l.text)
+      .join('\n'),
+  );
+
+  // Cues from patterns.
+  let invoiceCue = 0;
+  for (const l of lines) {
+    if (!TOTAL_WORDS.test(l.fold)) continue;
+    if (findAmounts(l.fold, true).some((a) => a.decimals && !a.percent)) invoiceCue++;
+  }
+  const hasIban = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}/.test(raw);
+
+  const scores: Array<{ model: TypeModel; score: number }> = [];
+  for (const model of models()) {
+    let score = 0;
+    for (const p of model.phrases) {
+      const hay = p.upper ? raw : fold;
+      const hits = (hay.match(p.re) ?? []).length;
+      if (hits === 0) continue;
+      const inHead = p.upper ? false : p.re.test(head);
+      p.re.lastIndex = 0;
+      score += p.weight * Math.min(Math.sqrt(hits), 2) * (inHead ? 1.5 : 1);
+    }
+    if (model.invoiceLike && invoiceCue > 0) score += Math.min(invoiceCue, 4) * 0.75;
+    if (model.bankLike && hasIban) score += 0.75;
+    const e = model.entry;
+    const universal = e.countries.includes('*');
+    const target = country ?? countryHint;
+    if (score > 0 && target) {
+      if (e.countries.includes(target)) score *= 1.35;
+      else if (!universal) score *= 0.5;
+    } else if (score > 0 && !universal) {
+      score *= 0.85; // no country evidence: the universal sibling is the safer answer
+    }
+    if (e.generic) score = Math.min(score * 0.5, 1.2);
+    scores.push({ model, score });
+  }
+  scores.sort((a, b) => b.score - a.score || Number(a.model.entry.generic) - Number(b.model.entry.generic));
+
+  const top = scores.filter((s) => s.score > 0).slice(0, 6);
+  const candidates: Array<{ type: string; confidence: number }> = [];
+  const strength = (score: number) => 1 - Math.exp(-score / 3);
+  let first = 0;
+  for (const [i, s] of top.entries()) {
+    let conf: number;
+    if (i === 0) {
+      // Margin to the best type that is not a sibling (an invoice vs a Spanish invoice is no real doubt).
+      const rival = top.find((o) => o !== s && !siblings(o.model.entry, s.model.entry))?.score ?? 0;
+      conf = strength(s.score) * (0.4 + 0.6 * ((s.score - rival) / s.score));
+      first = conf;
+    } else if (siblings(s.model.entry, top[0].model.entry)) {
+      conf = first * (s.score / top[0].score) * 0.9;
+    } else {
+      conf = strength(s.score) * 0.4 * Math.sqrt(s.score / top[0].score);
+    }
+    if (s.model.entry.generic) conf = Math.min(conf, 0.45);
+    const prev = candidates.at(-1)?.confidence ?? 1;
+    candidates.push({ type: s.model.entry.type, confidence: Math.min(prev, Math.round(Math.min(conf, 0.97) * 100) / 100) });
+  }
+  if (!candidates.some((c) => c.type === 'unknown_document')) {
+    candidates.push({ type: 'unknown_document', confidence: Math.min(0.2, candidates.at(-1)?.confidence ?? 0.2) });
+  }
+  return { candidates: candidates.slice(0, 5), language, country };
+}
+
+/** Types the rules consider invoices (their fields have a number, a total and a tax amount). */
+export function isInvoiceType(type: string): boolean {
+  return models().some((m) => m.entry.type === type && m.invoiceLike);
+}

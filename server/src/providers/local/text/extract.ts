@@ -1,0 +1,690 @@
+/**
+ * Rule-based field extraction from text lines (PDF text layer or OCR) for a catalogue type.
+ *
+ * Values are found next to labels in seven languages (same line after the label, or the cell right below it in
+ * a header/value table), or by patterns that carry their own proof (checksum-valid IBANs and tax ids). Amounts and
+ * dates are read with the document's own conventions (decimal comma or point, day or month first). Each value
+ * comes with the box of the words that carry it and a confidence that reflects the rule: a labelled value on the
+ * same line is surer than one found below, and a cross-checked total (base + tax = total) surer still. A field that
+ * no rule finds is absent: nothing is invented. Values follow the field's JSON Schema (ISO dates, numbers).
+ */
+import { isValidBIC } from 'ibantools';
+import type { CatalogueEntry, FieldSchema } from '../../../catalogue/index.ts';
+import type { ReadField } from '../../types.ts';
+import type { Box, TextLine } from '../types.ts';
+import { detectCountry, findIbans, findTaxIds, type IdMatch } from './ids.ts';
+import {
+  documentDayFirst,
+  findAmounts,
+  findDates,
+  guessLanguage,
+  prepareLines,
+  spanBox,
+  union,
+  type AmountMatch,
+  type DateMatch,
+  type Line,
+} from './normalize.ts';
+
+export interface ExtractOptions {
+  /** Language code when the caller already knows it (else guessed from the text). */
+  language?: string | null;
+  /** ISO alpha-3 when known (decides day/month order in English, among others). */
+  country?: string | null;
+}
+
+type Kind = 'amount' | 'date' | 'id' | 'text' | 'percent';
+
+interface Ctx {
+  lines: Line[];
+  language: string | null;
+  country: string | null;
+  dayFirst: boolean;
+  commaDecimal: boolean;
+  dates: DateMatch[][];
+  amounts: AmountMatch[][];
+  ids: IdMatch[][];
+  ibans: IdMatch[][];
+}
+
+interface Candidate {
+  value: unknown;
+  confidence: number;
+  line: Line;
+  box: Box;
+  /** Rule priority (higher wins), then confidence. */
+  priority: number;
+}
+
+// ------------------------------------------------------------------ labels
+
+/** Folded label patterns (regex source, word-bounded when used). */
+const L = {
+  total_strong: [
+    'total ttc', 'montant ttc', 'total a payer', 'somme a payer', 'net a payer', 'montant a payer', 'total amount due',
+    'amount due', 'balance due', 'total due', 'grand total', 'invoice total', 'total for this invoice', 'total incl\\.?',
+    'totaal incl\\.?', 'te betalen', 'totaalbedrag', 'factuur totaal', 'factuurbedrag', 'gesamtbetrag', 'rechnungsbetrag',
+    'endbetrag', 'zu zahlen', 'zahlbetrag', 'bruttobetrag', 'gesamtsumme', 'total factura', 'importe total', 'total a pagar',
+    'total importe', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'valor total', 'total da fatura',
+    'total a liquidar', 'amount payable', 'total payable', 'total amount',
+  ],
+  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt'],
+  total_exclude:
+    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
+  base: [
+    'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount', 'total net', 'exclusief btw',
+    'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
+    'base tributavel', 'valor sem iva', 'amount untaxed', 'total excl\\.?( vat| tax)?', 'total before tax', 'grondslag', 'warenwert',
+  ],
+  base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total'],
+  tax: [
+    'total tax', 'total vat', 'total tva', 'montant( eur)? tva', '(ust|mwst)\\.? gesamt', 'gesamt (ust|mwst)', 'steuerbetrag', 'tva', 'vat', 'iva', 'cuota iva', 'btw bedrag', 'btw', 'mwst', 'ust',
+    'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
+  ],
+  tax_exclude: /(excl|exclusief|inclus|incl\.|\bht\b|hors|base|grondslag|nummer|number|\bn[°o]\b|\bid\b|reg|intracom|no\.|tin|pan)/,
+  issue_date_strong: [
+    'invoice date', 'date of invoice', 'date d.?emission', 'date de (la )?facture', 'date facture', 'factuurdatum', 'factuur datum',
+    'rechnungsdatum', 'belegdatum', 'fecha de (la )?factura', 'fecha factura', 'fecha de emision', 'fecha de expedicion',
+    'data (della )?fattura', 'data de emissao', 'data da fatura', 'data emissao', 'issue date', 'date of issue', 'date issued',
+    'issued on', 'billing date', 'invoice dt', 'beleg-?datum',
+  ],
+  issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated'],
+  date_exclude:
+    /(due|echeance|vervaldatum|vencimiento|scadenza|vencimento|fallig|order|bestel|commande|pedido|limite|check.?in|check.?out|naissance|birth|nacimiento|geboorte|geburt|livraison|delivery|lieferung|leverdatum|entrega|periode|period|start|end|from|until|valid|prelevement|expir)/,
+  due_date: [
+    'due date', 'date due', 'payment due', 'due on', 'vervaldatum', 'uiterste betaaldatum', 'echeance', 'date d.?echeance',
+    'date limite de paiement', 'a payer avant le', 'falligkeitsdatum', 'fallig am', 'zahlbar bis', 'fecha de vencimiento',
+    'vencimiento', 'scadenza', 'data di scadenza', 'data de vencimento', 'data limite( de pagamento)?', 'pay by', 'bis zum',
+  ],
+  invoice_number: [
+    'invoice (number|no\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? no\\.?', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
+    'rechnungsnummer', 'rechnungsnr\\.?', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
+    'credit note( no\\.?)?', 'numero de (la )?facture', 'n[°o] de facture',
+    'facture n[°o]?', 'numero de factura', 'n[°o.]? ?(de )?factura', 'factura n[°o.]?', 'num\\.? factura', 'fattura n[°o.]?',
+    'numero (della )?fattura', 'fatura n[°o.]?', 'numero da fatura', 'bill no\\.?', 'bill number', 'receipt (no\\.?|number)',
+    'tax invoice no\\.?', 'document no\\.?',
+  ],
+  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift'],
+  customer: [
+    'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
+    'destinatario', 'buyer', 'acheteur', 'guest name', 'nom de l.?abonne', 'factuuradres', 'rechnungsempfanger',
+    'billing address', 'facturar a', 'adquirente',
+  ],
+  issuer: [
+    'sold by', 'seller', 'vendor', 'supplier', 'service provider', 'verkoper', 'leverancier', 'fournisseur', 'vendeur',
+    'emisor', 'proveedor', 'lieferant', 'verkaufer', 'fornitore', 'emitente', 'prestataire',
+  ],
+  iban: ['iban'],
+  payment_method: [
+    'payment method', 'payment mode', 'paid by', 'mode de (paiement|reglement)', 'modes de reglement', 'zahlungsform',
+    'zahlungsart', 'betaalmethode', 'betaalwijze', 'forma de pago', 'metodo de pago', 'medio de pago', 'metodo di pagamento',
+    'modalita di pagamento', 'forma de pagamento', 'meio de pagamento',
+  ],
+  withholding: ['retencion( irpf)?', 'irpf', 'withholding( tax)?', 'ritenuta( d.?acconto)?', 'retenue a la source', 'retencao'],
+};
+
+/** Generic labels of the other fields, by field name. */
+const FIELD_LABELS: Record<string, { kind: Kind; labels: string[]; exclude?: RegExp }> = {
+  birth_date: { kind: 'date', labels: ['fecha de nacimiento', 'f\\. nacimiento', 'date of birth', 'birth date', 'dob', 'date de naissance', 'ne\\(?e?\\)? le', 'data de nascimento', 'geburtsdatum', 'geboren am', 'geboortedatum', 'data di nascita', 'nato il'] },
+  expiry_date: { kind: 'date', labels: ['fecha de caducidad', 'caducidad', 'valido hasta', 'valid until', 'valid thru', 'expiry date', 'expiration date', 'expires', 'date d.?expiration', 'valable jusqu.?au', 'validade', 'valido ate', 'gultig bis', 'geldig tot', 'scadenza', 'valida fino al'] },
+  issue_date: { kind: 'date', labels: ['fecha de expedicion', 'fecha de emision', 'expedido el', 'date of issue', 'issue date', 'issued on', 'date d.?emission', 'delivre le', 'fait le', 'data de emissao', 'emitido em', 'ausgestellt am', 'ausstellungsdatum', 'datum van afgifte', 'data di rilascio', 'rilasciato il', 'fecha', 'date', 'datum', 'data'], exclude: L.date_exclude },
+  payment_date: { kind: 'date', labels: ['fecha de pago', 'fecha (de )?operacion', 'fecha valor', 'payment date', 'paid on', 'date de paiement', 'date d.?operation', 'data de pagamento', 'data do pagamento', 'zahlungsdatum', 'betaaldatum', 'data di pagamento', 'data operazione', 'fecha de cargo'] },
+  due_date: { kind: 'date', labels: L.due_date },
+  start_date: { kind: 'date', labels: ['fecha de alta', 'fecha de inicio', 'fecha inicio', 'fecha de antiguedad', 'antiguedad', 'start date', 'date of hire', 'date d.?entree', 'date de debut', 'data de inicio', 'data de admissao', 'eintrittsdatum', 'beginn', 'startdatum', 'data di inizio', 'data di assunzione', 'desde'] },
+  end_date: { kind: 'date', labels: ['fecha de baja', 'fecha de fin', 'fecha fin', 'end date', 'date de fin', 'date de sortie', 'data de fim', 'data de cessacao', 'austrittsdatum', 'einddatum', 'data di fine', 'hasta'] },
+  registration_date: { kind: 'date', labels: ['fecha de alta', 'fecha de inscripcion', 'fecha de empadronamiento', 'registration date', 'date d.?inscription', 'data de registo', 'data de inscricao'] },
+  event_date: { kind: 'date', labels: ['fecha del hecho', 'fecha de celebracion', 'date of event'] },
+  marriage_date: { kind: 'date', labels: ['fecha de (celebracion del )?matrimonio', 'date of marriage', 'date du mariage', 'data do casamento', 'heiratsdatum'] },
+  death_date: { kind: 'date', labels: ['fecha de defuncion', 'fecha de fallecimiento', 'date of death', 'date du deces', 'data do obito', 'sterbedatum'] },
+  filing_date: { kind: 'date', labels: ['fecha de presentacion', 'filing date', 'date de depot', 'data de entrega', 'data de submissao'] },
+  incorporation_date: { kind: 'date', labels: ['fecha de constitucion', 'date of incorporation', 'incorporated on', 'date d.?immatriculation', 'date de creation', 'data de constituicao', 'gruendungsdatum', 'grundungsdatum'] },
+  completion_date: { kind: 'date', labels: ['fecha de finalizacion', 'fecha de terminacion', 'date of completion', 'completion date', 'date d.?obtention', 'data de conclusao'] },
+  leave_start_date: { kind: 'date', labels: ['fecha de baja', 'inicio de la baja', 'fecha de inicio de la it'] },
+  vaccination_date: { kind: 'date', labels: ['fecha de (la )?vacunacion', 'fecha de administracion', 'vaccination date', 'date of vaccination', 'date de vaccination'] },
+  first_registration_date: { kind: 'date', labels: ['fecha de (primera )?matriculacion', 'first registration', 'date de premiere immatriculation', 'data da (primeira )?matricula', 'erstzulassung'] },
+  inspection_expiry_date: { kind: 'date', labels: ['proxima inspeccion', 'validez itv', 'valida hasta', 'next inspection'] },
+  admit_until_date: { kind: 'date', labels: ['admit until', 'admitted until'] },
+  gross_pay: { kind: 'amount', labels: ['total devengado', 'salario bruto', 'importe bruto', 'total bruto', 'gross pay', 'gross salary', 'gross earnings', 'total gross', 'salaire brut', 'brut', 'remuneracao bruta', 'vencimento bruto', 'total iliquido', 'bruttolohn', 'bruttogehalt', 'gesamtbrutto', 'brutoloon', 'bruto', 'lordo', 'retribuzione lorda'] },
+  net_pay: { kind: 'amount', labels: ['liquido total a percibir', 'liquido a percibir', 'liquido total', 'liquido', 'net pay', 'net salary', 'take home pay', 'net a payer( avant impot sur le revenu)?', 'salaire net', 'valor liquido', 'liquido a receber', 'nettolohn', 'nettogehalt', 'auszahlungsbetrag', 'nettoloon', 'netto te betalen', 'netto in busta', 'netto'] },
+  social_security_contributions: { kind: 'amount', labels: ['total aportaciones', 'aportaciones del trabajador', 'cotizaciones', 'social security contributions', 'cotisations salariales', 'total des cotisations', 'seguranca social', 'sozialversicherung', 'sozialabgaben', 'contributi previdenziali'] },
+  withholding_amount: { kind: 'amount', labels: L.withholding },
+  amount: { kind: 'amount', labels: ['importe', 'amount', 'montant', 'valor', 'betrag', 'bedrag', 'importo', 'cantidad', 'total'] },
+  opening_balance: { kind: 'amount', labels: ['saldo inicial', 'saldo anterior', 'opening balance', 'previous balance', 'balance brought forward', 'solde precedent', 'solde initial', 'ancien solde', 'saldo inicial', 'anfangssaldo', 'alter saldo', 'beginsaldo', 'saldo iniziale'] },
+  closing_balance: { kind: 'amount', labels: ['saldo final', 'saldo actual', 'closing balance', 'new balance', 'ending balance', 'nouveau solde', 'solde final', 'solde au', 'saldo final', 'endsaldo', 'neuer saldo', 'eindsaldo', 'saldo finale'] },
+  monthly_amount: { kind: 'amount', labels: ['importe mensual', 'pension mensual', 'cuantia mensual', 'monthly amount', 'montant mensuel', 'valor mensal', 'monatlicher betrag'] },
+  result_amount: { kind: 'amount', labels: ['resultado de la (declaracion|liquidacion)', 'cuota resultante', 'a ingresar', 'a devolver', 'resultado', 'amount owed', 'refund', 'montant de l.?impot', 'impot net', 'valor a pagar', 'valor a reembolsar'] },
+  gross_income: { kind: 'amount', labels: ['rendimientos integros', 'ingresos integros', 'rendimiento integro', 'gross income', 'total income', 'revenu brut', 'rendimento bruto', 'rendimento global'] },
+  taxable_income: { kind: 'amount', labels: ['base liquidable( general)?', 'taxable income', 'revenu imposable', 'revenu fiscal de reference', 'rendimento coletavel', 'zu versteuerndes einkommen'] },
+  tax_base: { kind: 'amount', labels: L.base },
+  tax_amount: { kind: 'amount', labels: L.tax, exclude: L.tax_exclude },
+  csv: { kind: 'id', labels: ['csv', 'codigo seguro de verificacion', 'cod\\.? seguro de verificacion'] },
+  reference: { kind: 'id', labels: ['referencia', 'reference', 'ref\\.?', 'n[°o.]? de expediente', 'expediente', 'localizador', 'referencia de pago', 'riferimento', 'kenmerk', 'referenz', 'aktenzeichen'] },
+  certificate_number: { kind: 'id', labels: ['n[°o.]? de certificado', 'numero de certificado', 'certificado n[°o.]?', 'certificate (no\\.?|number)', 'numero du certificat', 'certificat n[°o]', 'numero do certificado'] },
+  document_number: { kind: 'id', labels: ['n[°o.]? de documento', 'numero de documento', 'document (no\\.?|number)', 'numero du document', 'numero do documento', 'dokumentennummer'] },
+  policy_number: { kind: 'id', labels: ['n[°o.]? de poliza', 'numero de poliza', 'poliza n[°o.]?', 'poliza', 'policy (no\\.?|number)', 'numero de police', 'n[°o] de contrat', 'apolice n[°o.]?', 'numero da apolice', 'polizzennummer', 'polisnummer', 'numero di polizza'] },
+  license_number: { kind: 'id', labels: ['n[°o.]? de licencia', 'numero de licencia', 'licence (no\\.?|number)', 'license (no\\.?|number)', 'numero de licence', 'numero de licenca'] },
+  submission_number: { kind: 'id', labels: ['n[°o.]? de justificante', 'numero de justificante', 'justificante n[°o.]?', 'submission number', 'n[°o] de declaration'] },
+  account_number: { kind: 'id', labels: ['n[°o.]? de cuenta', 'numero de cuenta', 'account (no\\.?|number)', 'numero de compte', 'numero de conta', 'kontonummer', 'rekeningnummer', 'numero di conto', 'account no'] },
+  plate_number: { kind: 'id', labels: ['matricula', 'placa', 'plate (no\\.?|number)', 'immatriculation', 'kennzeichen', 'kenteken', 'targa'] },
+  vin: { kind: 'id', labels: ['bastidor', 'n[°o.]? de bastidor', 'vin', 'numero de serie', 'numero de chassis', 'quadro', 'fahrgestellnummer', 'telaio'] },
+  full_name: { kind: 'text', labels: ['nombre y apellidos', 'apellidos y nombre', 'nombre completo', 'full name', 'name of (the )?(holder|employee)', 'employee name', 'nom et prenom', 'nom prenom', 'nome completo', 'vollstandiger name', 'volledige naam', 'nome e cognome', 'titular', 'trabajador', 'trabajadora', 'employee', 'salarie', 'beneficiario', 'account holder', 'nombre', 'name', 'nom', 'nome'] },
+  employer_name: { kind: 'text', labels: ['empresa', 'employer', 'employeur', 'entidad empleadora', 'razon social', 'entidade empregadora', 'arbeitgeber', 'werkgever', 'datore di lavoro'] },
+  company_name: { kind: 'text', labels: ['denominacion social', 'razon social', 'denominacion', 'company name', 'denomination( sociale)?', 'firma', 'ragione sociale', 'firmenname', 'bedrijfsnaam'] },
+  bank_name: { kind: 'text', labels: ['entidad', 'banco', 'bank name', 'nom de la banque', 'banque', 'bank', 'banca', 'kreditinstitut'] },
+  issuing_authority: { kind: 'text', labels: ['autoridad', 'issuing authority', 'authority', 'autorite', 'expedido por', 'emitido por', 'behorde', 'autorita'] },
+  job_title: { kind: 'text', labels: ['categoria( profesional)?', 'puesto', 'job title', 'position', 'emploi', 'poste', 'qualification', 'categoria profissional', 'funcao', 'tatigkeit', 'functie', 'mansione', 'qualifica'] },
+  payment_method: { kind: 'text', labels: L.payment_method },
+  concept: { kind: 'text', labels: ['concepto', 'concept', 'description', 'motif', 'libelle', 'descritivo', 'verwendungszweck', 'omschrijving', 'causale'] },
+  payer_name: { kind: 'text', labels: ['ordenante', 'payer', 'from', 'donneur d.?ordre', 'emetteur', 'ordenante', 'auftraggeber', 'ordinante'] },
+  payee_name: { kind: 'text', labels: ['beneficiario', 'payee', 'beneficiary', 'to', 'beneficiaire', 'empfanger', 'begunstigde', 'beneficiario'] },
+  institution_name: { kind: 'text', labels: ['universidad', 'centro', 'institution', 'etablissement', 'instituicao', 'hochschule', 'istituto'] },
+  notary_name: { kind: 'text', labels: ['notario', 'notary', 'notaire', 'notario', 'notar'] },
+  insurer_name: { kind: 'text', labels: ['aseguradora', 'compania', 'insurer', 'assureur', 'seguradora', 'versicherer', 'verzekeraar', 'compagnia'] },
+  doctor_name: { kind: 'text', labels: ['medico', 'doctor', 'dr\\.?', 'facultativo', 'medecin', 'arzt', 'arts'] },
+  landlord_name: { kind: 'text', labels: ['arrendador', 'landlord', 'bailleur', 'senhorio', 'vermieter', 'verhuurder', 'locatore'] },
+  purpose: { kind: 'text', labels: ['finalidad', 'purpose', 'objet', 'finalidade', 'zweck', 'doel', 'finalita', 'a efectos de'] },
+};
+
+const LEGAL_FORM =
+  /\b(b\.?v\.?|n\.?v\.?|gmbh|ag|kg|ohg|e\.?k\.?|s\.?a\.?s?|s\.?l\.?u?|s\.?a\.?r\.?l\.?|sarl|sas|eurl|ltd\.?|limited|inc\.?|llc|llp|plc|s\.?p\.?a\.?|s\.?r\.?l\.?|lda\.?|pvt\.? ltd\.?|private limited|oy|ab|as|a\/s|sa|se|s\.?coop)(?=$|[\s,.)])/i;
+
+// ------------------------------------------------------------------ public API
+
+/**
+ * Extracts the `wanted` fields (those of the catalogue entry when `wanted` is empty) from text lines. Never throws;
+ * a field the rules cannot find is absent.
+ */
+export function extractFields(
+  entry: CatalogueEntry,
+  lines: readonly TextLine[],
+  wanted: readonly string[],
+  opts: ExtractOptions = {},
+): Record<string, ReadField> {
+  try {
+    return extract(entry, lines, wanted.length > 0 ? wanted : entry.fields, opts);
+  } catch {
+    return {};
+  }
+}
+
+function extract(entry: CatalogueEntry, raw: readonly TextLine[], wanted: readonly string[], opts: ExtractOptions): Record<string, ReadField> {
+  const lines = prepareLines(raw);
+  if (lines.length === 0) return {};
+  const all = lines.map((l) => l.text).join('\n');
+  const language = opts.language ?? guessLanguage(all)?.code ?? null;
+  const country = opts.country ?? detectCountry(lines, language);
+  const ctx = buildCtx(lines, language, country);
+  const schema = entry.schema.properties;
+  const out: Record<string, ReadField> = {};
+  const invoiceLike = entry.fields.includes('total_amount') || entry.fields.includes('invoice_number');
+  const want = new Set(wanted.filter((f) => f in schema || f in FIELD_LABELS));
+
+  const set = (name: string, c: Candidate | null) => {
+    if (!c || !want.has(name) || out[name]) return;
+    const value = conform(schema[name], c.value);
+    if (value === null) return;
+    out[name] = { value, confidence: round(c.confidence * c.line.confidence), source: { page: c.line.page, bbox: c.box } };
+  };
+
+  if (invoiceLike) {
+    const totals = invoiceTotals(ctx);
+    set('total_amount', totals.total);
+    set('tax_base', totals.base);
+    set('tax_amount', totals.tax);
+    set('tax_rate', totals.rate);
+    set('currency', currencyOf(ctx, totals.total));
+    set('invoice_number', invoiceNumber(ctx));
+    set('issue_date', invoiceDate(ctx));
+    set('due_date', labelled(ctx, 'date', L.due_date, null, 3));
+    const parties = partyIds(ctx);
+    set('issuer_tax_id', parties.issuer);
+    set('customer_tax_id', parties.customer);
+    set('issuer_name', issuerName(ctx));
+    set('customer_name', labelled(ctx, 'text', L.customer, null, 2));
+    set('payment_method', labelled(ctx, 'text', L.payment_method, null, 2));
+    set('withholding_amount', labelled(ctx, 'amount', L.withholding, null, 2));
+  }
+  if (want.has('iban')) set('iban', iban(ctx));
+  if (want.has('bic')) set('bic', bic(ctx));
+  for (const name of want) {
+    if (out[name]) continue;
+    const spec = FIELD_LABELS[name];
+    if (spec) {
+      set(name, labelled(ctx, spec.kind, spec.labels, spec.exclude ?? null, 2));
+      continue;
+    }
+    if (name === 'id_number' || name === 'tax_id') set(name, personalId(ctx));
+    else if (name === 'employer_tax_id' || name === 'company_tax_id' || name === 'issuer_tax_id') set(name, partyIds(ctx).issuer);
+    else if (name === 'currency') set(name, currencyOf(ctx, null));
+    else if (name === 'document_title') set(name, title(ctx));
+    else if (name === 'issuer_name') set(name, issuerName(ctx));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ context
+
+function buildCtx(lines: Line[], language: string | null, country: string | null): Ctx {
+  // Decimal separator of the document: amounts written `12,34` vs `12.34`.
+  let comma = 0;
+  let point = 0;
+  for (const l of lines) {
+    comma += (l.text.match(/\d,\d{2}(?!\d)/g) ?? []).length;
+    point += (l.text.match(/\d\.\d{2}(?!\d)/g) ?? []).length;
+  }
+  const commaDecimal = comma !== point ? comma > point : language !== 'en';
+  const dayFirst = documentDayFirst(lines, language, country);
+  const dates = lines.map((l) => findDates(l.fold, dayFirst));
+  const ibans = lines.map((l) => findIbans(l.text));
+  const ids = lines.map((l) => findTaxIds(l.text));
+  const amounts = lines.map((l, i) => {
+    const masked = [...dates[i], ...ibans[i], ...ids[i]];
+    return findAmounts(l.fold, commaDecimal).filter((a) => !masked.some((m) => a.start < m.end && a.end > m.start));
+  });
+  return { lines, language, country, dayFirst, commaDecimal, dates, amounts, ids, ibans };
+}
+
+function labelRe(labels: readonly string[]): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${labels.join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+}
+
+interface LabelHit {
+  line: Line;
+  start: number;
+  end: number;
+}
+
+function findLabels(ctx: Ctx, labels: readonly string[]): LabelHit[] {
+  const re = labelRe(labels);
+  const hits: LabelHit[] = [];
+  for (const line of ctx.lines) {
+    for (const m of line.fold.matchAll(re)) hits.push({ line, start: m.index!, end: m.index! + m[0].length });
+  }
+  return hits;
+}
+
+/**
+ * The text after a label up to the next word that is clearly another label (a word of 4+ letters that is not a
+ * currency or a filler), so that `Exclusief BTW € 593,36 Subtotaal € 717,97` gives 593,36 for the first label.
+ */
+function segmentEnd(line: Line, from: number, dateSpans: DateMatch[]): number {
+  const re = /\p{L}{4,}/gu;
+  re.lastIndex = from;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line.fold))) {
+    const s = m.index;
+    if (dateSpans.some((d) => s >= d.start && s < d.end)) continue;
+    if (/^(euro?s?|dollars?|rupees?|inkl|incl|brutto|gesamt|total|totaal|betrag|bedrag|amount|montant|importe|summe|zuzuglich)$/.test(m[0])) continue;
+    return s;
+  }
+  return line.fold.length;
+}
+
+/** The next line below `line` on the same page, if close (within 2.5 line heights). */
+function lineBelow(ctx: Ctx, line: Line): Line | null {
+  const h = line.bbox[3] - line.bbox[1];
+  for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + 3; i++) {
+    const next = ctx.lines[i];
+    if (next.page !== line.page) return null;
+    if (next.bbox[1] < line.bbox[3] - h * 0.3) continue; // same band
+    return next.bbox[1] - line.bbox[3] <= 2.5 * h ? next : null;
+  }
+  return null;
+}
+
+/** Words of `below` under the horizontal extent of the label box (table header / value row). */
+function alignedSpan(below: Line, label: Box): { start: number; end: number } | null {
+  const ws = below.words.filter((w) => w.bbox[2] > label[0] - 0.01 && w.bbox[0] < label[2] + 0.01);
+  if (ws.length === 0) return null;
+  // Keep the cell of the first aligned word.
+  const cell = below.cells.find((c) => c.start <= ws[0].start && c.end >= ws[0].end);
+  return cell ? { start: cell.start, end: cell.end } : { start: ws[0].start, end: ws[ws.length - 1].end };
+}
+
+function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): { value: unknown; start: number; end: number } | null {
+  const i = line.index;
+  if (kind === 'date') {
+    const d = ctx.dates[i].find((x) => x.start >= start && x.start < end);
+    return d ? { value: d.value, start: d.start, end: d.end } : null;
+  }
+  if (kind === 'amount' || kind === 'percent') {
+    const as = ctx.amounts[i].filter((a) => a.start >= start && a.end <= end && (kind === 'percent' ? a.percent : !a.percent));
+    if (as.length === 0) return null;
+    // Several amounts after one label (a totals row: qty, net, tax, gross): the last one is the label's.
+    const a = kind === 'percent' ? as[0] : as[as.length - 1];
+    return { value: a.value, start: a.start, end: a.end };
+  }
+  const seg = line.text.slice(start, end);
+  const from = start + (seg.length - seg.replace(/^[\s:#.\-–|]+/, '').length);
+  const text = line.text.slice(from, end);
+  if (kind === 'id') {
+    const pre = /^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer)(?![\p{L}\p{N}]))?\s*[:#]?\s*/iu.exec(text)?.[0] ?? '';
+    const mm = /^([A-Z0-9][A-Za-z0-9/_.\-]{1,38}[A-Za-z0-9])(?=$|[\s,;)])/.exec(text.slice(pre.length));
+    if (!mm || !/\d/.test(mm[1])) return null;
+    const s = from + pre.length;
+    // Not a date or an amount with its currency.
+    if (ctx.dates[i].some((d) => s < d.end && s + mm[1].length > d.start)) return null;
+    return { value: mm[1], start: s, end: s + mm[1].length };
+  }
+  // text: letters, up to the end of the cell; no mostly-numeric strings.
+  const cell = line.cells.find((c) => c.end > from && c.start <= from) ?? { end: line.text.length };
+  const t = line.text
+    .slice(from, Math.min(end, cell.end))
+    // Stop at the next label on the line (`DNI: ...`, `CIF B12345674`).
+    .replace(/\s+[\p{L}][\p{L}.º°]{0,15}\.?:(\s.*)?$/u, '')
+    .replace(/\s+(DNI|NIF|NIE|CIF|NIPC|SIRET|SIREN|VAT|TVA|BTW|IBAN|BIC|USt-IdNr)\b.*$/u, '')
+    .replace(/[\s,;:]+$/, '')
+    .trim();
+  if (t.length < 2 || !/\p{L}{2}/u.test(t) || (t.match(/\d/g) ?? []).length > t.length / 3) return null;
+  if (/^[(\[*]/.test(t) || t.split(/\s+/).length > 8) return null;
+  return { value: t, start: from, end: from + t.length };
+}
+
+/**
+ * A value of `kind` next to one of `labels`: same line after the label (confidence 0.85), else in the aligned
+ * cell of the line below (0.7). Among several hits, the earliest labelled one wins.
+ */
+function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegExp | null, priority: number): Candidate | null {
+  for (const hit of findLabels(ctx, labels)) {
+    const { line } = hit;
+    if (exclude && exclude.test(line.fold.slice(Math.max(0, hit.start - 12), hit.end + 12))) continue;
+    const end = kind === 'text' || kind === 'id' ? cellEnd(line, hit.end) : segmentEnd(line, hit.end, ctx.dates[line.index]);
+    // A name after a word in running text is no value (`employée dans notre entreprise`): it needs `:`/`-` or a cell.
+    const separated =
+      kind !== 'text' || /^\s*[:\-–]/.test(line.text.slice(hit.end)) || line.cells.some((c) => c.end === hit.end || c.start >= hit.end && c.start - hit.end < 3 && line.cells.length > 1);
+    const v = separated ? valueIn(ctx, kind, line, hit.end, end) : null;
+    if (v) return { value: v.value, confidence: 0.85, line, box: spanBox(line, v.start, v.end), priority };
+    // Below the label only when the label closes its cell (a table header), not in running text.
+    const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length));
+    const below = kind === 'text' && !closes ? null : lineBelow(ctx, line);
+    if (below) {
+      const span = alignedSpan(below, spanBox(line, hit.start, hit.end));
+      const w = span ? valueIn(ctx, kind, below, span.start, span.end) : null;
+      if (w) return { value: w.value, confidence: 0.7, line: below, box: spanBox(below, w.start, w.end), priority };
+    }
+  }
+  return null;
+}
+
+function cellEnd(line: Line, from: number): number {
+  // The value may sit in the label's cell or in the next one.
+  const cells = line.cells;
+  const i = cells.findIndex((c) => c.end >= from && c.start <= from);
+  if (i < 0) return line.text.length;
+  const rest = line.text.slice(from, cells[i].end).replace(/[\s:#.\-–|]/g, '');
+  return rest.length > 0 ? cells[i].end : (cells[i + 1]?.end ?? line.text.length);
+}
+
+// ------------------------------------------------------------------ invoices
+
+function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | null; tax: Candidate | null; rate: Candidate | null } {
+  const collect = (labels: readonly string[], exclude: RegExp | null, priority: number, exclusive: RegExp | null): Candidate[] => {
+    const out: Candidate[] = [];
+    for (const hit of findLabels(ctx, labels)) {
+      const { line } = hit;
+      const around = line.fold.slice(Math.max(0, hit.start - 12), hit.end + 14);
+      if (exclude && exclude.test(around)) continue;
+      if (exclusive && exclusive.test(line.fold.slice(hit.start, hit.end))) continue;
+      const end = segmentEnd(line, hit.end, ctx.dates[line.index]);
+      let v = valueIn(ctx, 'amount', line, hit.end, end);
+      let where = line;
+      let conf = 0.8;
+      if (!v) {
+        const below = lineBelow(ctx, line);
+        const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end)) : null;
+        v = below && span ? valueIn(ctx, 'amount', below, span.start, span.end) : null;
+        if (!v || !below) continue;
+        where = below;
+        conf = 0.65;
+      }
+      out.push({ value: v.value, confidence: conf, line: where, box: spanBox(where, v.start, v.end), priority });
+    }
+    return out;
+  };
+  // Among totals: the strongest label, then the largest amount (a total is not smaller than its parts).
+  const best = (cs: Candidate[]) =>
+    cs.sort(
+      (a, b) =>
+        b.priority - a.priority ||
+        Math.abs(b.value as number) - Math.abs(a.value as number) ||
+        b.line.index - a.line.index,
+    )[0] ?? null;
+  // Among parts (base, tax): the strongest label, then a value on the label's own line, then the lowest on the page.
+  const bestPart = (cs: Candidate[]) =>
+    cs.sort((a, b) => b.priority - a.priority || b.confidence - a.confidence || b.line.index - a.line.index)[0] ?? null;
+
+  const totals = [...collect(L.total_strong, L.total_exclude, 3, null), ...collect(L.total_weak, L.total_exclude, 2, null)];
+  let total = best(totals);
+  const below = (c: Candidate) => !total || Math.abs(c.value as number) < Math.abs(total.value as number) || (c.value as number) === 0;
+  const bases = [...collect(L.base, null, 3, null), ...collect(L.base_weak, null, 2, null)].filter(
+    (c) => !total || Math.abs(c.value as number) <= Math.abs(total.value as number),
+  );
+  const taxes = collect(L.tax, L.tax_exclude, 2, null).filter(below);
+  let base = bases.length > 0 ? [...bases].sort((a, b) => b.priority - a.priority || Math.abs(b.value as number) - Math.abs(a.value as number))[0] : null;
+  // The tax line: one with a rate, else any.
+  const taxWithRate = taxes.filter((c) => ctx.amounts[c.line.index].some((a) => a.percent));
+  let tax = bestPart(taxWithRate.length > 0 && !taxes.some((t) => /gesamt|total|totaal|montant/.test(t.line.fold)) ? taxWithRate : taxes);
+  const distinctTaxes = new Set(taxes.map((c) => c.value)).size;
+  if (tax && distinctTaxes > 1) tax = { ...tax, confidence: tax.confidence * 0.75 };
+
+  // Cross-check: base + tax = total.
+  const close = (a: number, b: number) => Math.abs(a - b) < 0.015;
+  if (total && base && tax && close((base.value as number) + (tax.value as number), total.value as number)) {
+    total = { ...total, confidence: 0.95 };
+    base = { ...base, confidence: 0.93 };
+    tax = { ...tax, confidence: 0.93 };
+  } else if (total && base && !tax) {
+    base = { ...base, confidence: base.confidence * 0.85 };
+  }
+  let rate: Candidate | null = null;
+  if (tax) {
+    const pct = ctx.amounts[tax.line.index].filter((a) => a.percent);
+    const rates = new Set(pct.map((p) => p.value));
+    if (rates.size === 1 && pct[0].value > 0 && pct[0].value < 100) {
+      rate = { value: pct[0].value, confidence: tax.confidence * 0.95, line: tax.line, box: spanBox(tax.line, pct[0].start, pct[0].end), priority: 2 };
+    }
+  }
+  return { total, base, tax, rate };
+}
+
+function invoiceNumber(ctx: Ctx): Candidate | null {
+  const c = labelled(ctx, 'id', L.invoice_number, null, 3);
+  if (c) return c;
+  // `Invoice INV/2023/03/0008`, `Facture n°562044387`, `FACTUUR 12345`: the word followed directly by an id.
+  const re = labelRe(L.invoice_word);
+  for (const line of ctx.lines) {
+    for (const m of line.fold.matchAll(re)) {
+      const after = line.text.slice(m.index! + m[0].length);
+      const mm = /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38}[A-Za-z0-9])(?=\s|$)/u.exec(after);
+      if (!mm || !/\d/.test(mm[1])) continue;
+      const s = m.index! + m[0].length + mm[0].length - mm[1].length;
+      if (ctx.dates[line.index].some((d) => s >= d.start && s < d.end)) continue;
+      return { value: mm[1], confidence: 0.75, line, box: spanBox(line, s, s + mm[1].length), priority: 2 };
+    }
+  }
+  // `# 12345` alone near the top of the first page (below an INVOICE title).
+  for (const line of ctx.lines.slice(0, 15)) {
+    const mm = /^#\s?([A-Za-z0-9][A-Za-z0-9/_.\-]{2,38})$/.exec(line.text);
+    if (mm && /\d/.test(mm[1])) {
+      const s = line.text.length - mm[1].length;
+      return { value: mm[1], confidence: 0.55, line, box: spanBox(line, s, line.text.length), priority: 1 };
+    }
+  }
+  return null;
+}
+
+function invoiceDate(ctx: Ctx): Candidate | null {
+  const strong = labelled(ctx, 'date', L.issue_date_strong, null, 3);
+  if (strong) return strong;
+  const weak = labelled(ctx, 'date', L.issue_date_weak, L.date_exclude, 2);
+  if (weak) return { ...weak, confidence: weak.confidence * 0.9 };
+  // `Facture n°562044387 du 02 Juillet 2015`: a date on the invoice-number line.
+  const re = labelRe(L.invoice_word);
+  for (const line of ctx.lines) {
+    if (!re.test(line.fold)) continue;
+    re.lastIndex = 0;
+    if (L.date_exclude.test(line.fold) || /associe|liee|related|gemass|bestellung|referen/.test(line.fold)) continue;
+    const d = ctx.dates[line.index][0];
+    if (d) return { value: d.value, confidence: 0.75, line, box: spanBox(line, d.start, d.end), priority: 2 };
+  }
+  // First date of the first page that is not labelled as something else.
+  for (const line of ctx.lines) {
+    if (line.page !== ctx.lines[0].page) break;
+    if (L.date_exclude.test(line.fold)) continue;
+    const d = ctx.dates[line.index][0];
+    if (d) return { value: d.value, confidence: 0.45, line, box: spanBox(line, d.start, d.end), priority: 1 };
+  }
+  return null;
+}
+
+const CUSTOMER_RE = labelRe([...L.customer, 'your vat', 'uw btw', 'votre (n[°o] de )?tva', 'ihre ust', 'su nif', 'vat no\\.? of customer']);
+
+/** Tax ids: the customer's when its line or the two lines above speak of the customer; else the issuer's. */
+function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | null } {
+  let issuer: Candidate | null = null;
+  let customer: Candidate | null = null;
+  for (const line of ctx.lines) {
+    for (const id of ctx.ids[line.index]) {
+      if (id.kind === 'fr_siren' || id.kind === 'fr_siret') continue; // company numbers, not tax ids
+      const context = [ctx.lines[line.index - 2], ctx.lines[line.index - 1], line]
+        .filter((l): l is Line => !!l && l.page === line.page)
+        .map((l) => l.fold)
+        .join('\n');
+      CUSTOMER_RE.lastIndex = 0;
+      const isCustomer = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context.slice(0, -line.fold.length));
+      CUSTOMER_RE.lastIndex = 0;
+      const cand: Candidate = { value: id.value, confidence: 0.7, line, box: spanBox(line, id.start, id.end), priority: 2 };
+      if (isCustomer) customer ??= cand;
+      else issuer ??= cand;
+    }
+  }
+  return { issuer, customer };
+}
+
+function issuerName(ctx: Ctx): Candidate | null {
+  const labelledIssuer = labelled(ctx, 'text', L.issuer, null, 3);
+  if (labelledIssuer) {
+    const v = String(labelledIssuer.value).replace(/[\s,;:]+$/, '');
+    return { ...labelledIssuer, value: v, confidence: 0.7 };
+  }
+  // A company name with its legal form, outside the customer's block; first page top, then footer.
+  const candidates: Candidate[] = [];
+  for (const line of ctx.lines) {
+    const context = [ctx.lines[line.index - 2], ctx.lines[line.index - 1], line]
+      .filter((l): l is Line => !!l && l.page === line.page)
+      .map((l) => l.fold)
+      .join('\n');
+    CUSTOMER_RE.lastIndex = 0;
+    if (CUSTOMER_RE.test(context)) continue;
+    for (const cell of line.cells) {
+      const text = line.text.slice(cell.start, cell.end);
+      for (const part of text.split(/\s[-–|•]\s/)) {
+        const m = LEGAL_FORM.exec(part);
+        if (!m) continue;
+        const name = part.slice(0, m.index + m[0].length).replace(/^.*?:\s*/, '').replace(/[\s,;]+$/, '').trim();
+        if (name.split(/\s+/).length > 6 || !/\p{L}{3}/u.test(name.slice(0, m.index)) || /\d{3}/.test(name)) continue;
+        const s = line.text.indexOf(name, cell.start);
+        const top = line.bbox[1] < 0.3 ? 0.2 : line.bbox[1] > 0.8 ? 0.1 : 0;
+        candidates.push({ value: name, confidence: 0.55 + top, line, box: s >= 0 ? spanBox(line, s, s + name.length) : cell.bbox, priority: 1 });
+      }
+    }
+  }
+  candidates.sort((a, b) => b.confidence - a.confidence || a.line.index - b.line.index);
+  return candidates[0] ?? null;
+}
+
+function currencyOf(ctx: Ctx, total: Candidate | null): Candidate | null {
+  if (total) {
+    const a = ctx.amounts[total.line.index].find((x) => x.value === total.value && x.currency);
+    if (a?.currency) return { value: a.currency, confidence: a.currency === 'USD' ? 0.7 : 0.85, line: total.line, box: total.box, priority: 2 };
+    const code = /\b(EUR|USD|GBP|INR|CHF|PLN|BRL|MXN|CAD|AUD)\b/.exec(total.line.text);
+    if (code) return { value: code[1], confidence: 0.85, line: total.line, box: spanBox(total.line, code.index, code.index + 3), priority: 2 };
+  }
+  const counts = new Map<string, { n: number; line: Line; a: AmountMatch }>();
+  for (const line of ctx.lines) {
+    for (const a of ctx.amounts[line.index]) {
+      if (!a.currency) continue;
+      const c = counts.get(a.currency) ?? { n: 0, line, a };
+      c.n++;
+      counts.set(a.currency, c);
+    }
+  }
+  const best = [...counts.entries()].sort((x, y) => y[1].n - x[1].n)[0];
+  if (!best) return null;
+  return { value: best[0], confidence: best[0] === 'USD' ? 0.6 : 0.7, line: best[1].line, box: spanBox(best[1].line, best[1].a.start, best[1].a.end), priority: 1 };
+}
+
+// ------------------------------------------------------------------ other patterns
+
+function iban(ctx: Ctx): Candidate | null {
+  let first: Candidate | null = null;
+  for (const line of ctx.lines) {
+    for (const m of ctx.ibans[line.index]) {
+      const c: Candidate = { value: m.value, confidence: 0.9, line, box: spanBox(line, m.start, m.end), priority: 2 };
+      if (/\biban\b/.test(line.fold)) return { ...c, confidence: 0.95 };
+      first ??= c;
+    }
+  }
+  return first;
+}
+
+function bic(ctx: Ctx): Candidate | null {
+  for (const line of ctx.lines) {
+    const m = /\b(?:bic|swift)(?:\s*\/\s*swift)?\s*(?:code)?\s*:?\s*([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b/i.exec(line.text);
+    if (m && isValidBIC(m[1].toUpperCase())) {
+      const s = m.index + m[0].length - m[1].length;
+      return { value: m[1].toUpperCase(), confidence: 0.85, line, box: spanBox(line, s, s + m[1].length), priority: 2 };
+    }
+  }
+  return null;
+}
+
+/** A personal identifier (Spanish DNI/NIE, Portuguese NIF...) with a valid check digit. */
+function personalId(ctx: Ctx): Candidate | null {
+  for (const line of ctx.lines) {
+    for (const id of ctx.ids[line.index]) {
+      if (id.kind === 'es_nif' && /^[0-9XYZKLM]/.test(id.value)) {
+        return { value: id.value, confidence: 0.8, line, box: spanBox(line, id.start, id.end), priority: 2 };
+      }
+      if (id.kind === 'pt_nif' && /^[123]/.test(id.value)) {
+        return { value: id.value, confidence: 0.75, line, box: spanBox(line, id.start, id.end), priority: 2 };
+      }
+    }
+  }
+  return null;
+}
+
+/** The tallest line in the top third of the first page (a title), when it has words. */
+function title(ctx: Ctx): Candidate | null {
+  const first = ctx.lines.filter((l) => l.page === ctx.lines[0].page && l.bbox[1] < 0.35 && /\p{L}{3}/u.test(l.text));
+  if (first.length === 0) return null;
+  const heights = first.map((l) => l.bbox[3] - l.bbox[1]).sort((a, b) => a - b);
+  const median = heights[Math.floor(heights.length / 2)];
+  const best = [...first].sort((a, b) => b.bbox[3] - b.bbox[1] - (a.bbox[3] - a.bbox[1]))[0];
+  if (best.bbox[3] - best.bbox[1] < median * 1.3) return null;
+  return { value: best.text, confidence: 0.5, line: best, box: best.bbox, priority: 1 };
+}
+
+// ------------------------------------------------------------------ values
+
+/** The value in the shape its JSON Schema asks for, or null. */
+function conform(schema: FieldSchema | undefined, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  const type = schema?.type;
+  if (type === 'number') return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value) ? value : null;
+  if (type === 'string') {
+    if (typeof value !== 'string' || value.trim() === '') return null;
+    if (schema?.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+    if (schema?.enum && !schema.enum.includes(value)) return null;
+    return value.trim();
+  }
+  if (type === undefined) return value;
+  return null;
+}
+
+function round(v: number): number {
+  return Math.round(Math.min(1, Math.max(0, v)) * 100) / 100;
+}
+
+export { union };

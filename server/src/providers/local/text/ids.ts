@@ -1,0 +1,146 @@
+/**
+ * Identifiers found in text: IBANs (mod 97), EU VAT numbers (per-country format and check digits), Spanish
+ * NIF/NIE/CIF, Portuguese NIF, Indian GSTIN; and the country a text points to. Only checksum-valid (or, for
+ * schemes without one, well-formed and labelled) identifiers are returned, so a random number is not taken for one.
+ */
+import { isValidIBAN } from 'ibantools';
+import { checkEuVat } from '../../../validators/eu-vat.ts';
+import { checkPtNif } from '../../../validators/id-numbers.ts';
+import { checkNif } from '../../../validators/nif.ts';
+import type { Line } from './normalize.ts';
+
+export interface IdMatch {
+  value: string;
+  kind: 'iban' | 'eu_vat' | 'es_nif' | 'pt_nif' | 'in_gstin' | 'fr_siren' | 'fr_siret';
+  /** ISO alpha-3 of the issuing country. */
+  country: string | null;
+  start: number;
+  end: number;
+}
+
+export const ISO2_TO_3: Record<string, string> = {
+  AT: 'AUT', BE: 'BEL', BG: 'BGR', HR: 'HRV', CY: 'CYP', CZ: 'CZE', DK: 'DNK', EE: 'EST', FI: 'FIN', FR: 'FRA',
+  DE: 'DEU', GR: 'GRC', EL: 'GRC', HU: 'HUN', IE: 'IRL', IT: 'ITA', LV: 'LVA', LT: 'LTU', LU: 'LUX', MT: 'MLT',
+  NL: 'NLD', PL: 'POL', PT: 'PRT', RO: 'ROU', SK: 'SVK', SI: 'SVN', ES: 'ESP', SE: 'SWE', GB: 'GBR', XI: 'GBR',
+  CH: 'CHE', NO: 'NOR', IS: 'ISL', LI: 'LIE', MC: 'MCO', SM: 'SMR', US: 'USA', IN: 'IND', BR: 'BRA', HK: 'HKG',
+  AD: 'AND', GI: 'GIB', MX: 'MEX', CA: 'CAN', AU: 'AUS',
+};
+
+const IBAN_RE = /(?<![A-Z0-9])([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30})/g;
+const VAT_RE = /(?<![A-Za-z0-9])(ATU|BE|BG|HR|CY|CZ|DK|EE|FI|FR|DE|EL|HU|IE|IT|LV|LT|LU|MT|NL|PL|PT|RO|SK|SI|ES|SE|XI)[ .-]?([0-9A-Z](?:[ .]?[0-9A-Z]){7,13})(?![A-Za-z0-9])/g;
+const ES_NIF_RE = /(?<![A-Za-z0-9])(?:ES[ -]?)?([0-9XYZ]\d{7}[ -]?[A-Z]|[ABCDEFGHJNPQRSUVW][ -]?\d{7}[ -]?[0-9A-J]|[KLM]\d{7}[A-Z])(?![A-Za-z0-9])/g;
+const PT_NIF_RE = /(?:NIF|NIPC|contribuinte)[^0-9]{0,20}(?:PT)?\s?(\d{3}\s?\d{3}\s?\d{3})(?!\d)/gi;
+const GSTIN_RE = /(?<![A-Z0-9])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z])(?![A-Z0-9])/g;
+const SIRET_RE = /(?:SIRET|SIREN|RCS)[^0-9]{0,25}(\d{3}\s?\d{3}\s?\d{3}(?:\s?\d{5})?)(?!\d)/gi;
+
+function luhn(d: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < d.length; i++) {
+    let n = Number(d[d.length - 1 - i]);
+    if (i % 2 === 1) {
+      n *= 2;
+      if (n > 9) n -= 9;
+    }
+    sum += n;
+  }
+  return sum % 10 === 0;
+}
+
+/** Valid IBANs of a line (spaces removed), trailing characters that break the checksum trimmed. */
+export function findIbans(text: string): IdMatch[] {
+  const out: IdMatch[] = [];
+  for (const m of text.matchAll(IBAN_RE)) {
+    const raw = m[1];
+    // Try the longest prefix (at group boundaries) that is a valid IBAN.
+    for (let end = raw.length; end >= 14; end--) {
+      const candidate = raw.slice(0, end).replace(/ /g, '');
+      if (candidate.length >= 15 && candidate.length <= 34 && isValidIBAN(candidate)) {
+        out.push({ value: candidate, kind: 'iban', country: ISO2_TO_3[candidate.slice(0, 2)] ?? null, start: m.index!, end: m.index! + end });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Tax identifiers of a line (raw text), each checksum-valid. */
+export function findTaxIds(text: string): IdMatch[] {
+  const out: IdMatch[] = [];
+  const taken = (s: number, e: number) => out.some((o) => s < o.end && e > o.start);
+  for (const m of text.matchAll(VAT_RE)) {
+    const r = checkEuVat(`${m[1]}${m[2]}`);
+    if (!r.valid) continue;
+    const cc = m[1] === 'ATU' ? 'AT' : m[1];
+    out.push({ value: r.normalized, kind: 'eu_vat', country: ISO2_TO_3[cc] ?? null, start: m.index!, end: m.index! + m[0].length });
+  }
+  for (const m of text.matchAll(ES_NIF_RE)) {
+    const s = m.index!;
+    const e = s + m[0].length;
+    if (taken(s, e)) continue;
+    const r = checkNif(m[1].replace(/[ -]/g, ''));
+    if (r.valid) out.push({ value: r.normalized, kind: 'es_nif', country: 'ESP', start: s, end: e });
+  }
+  for (const m of text.matchAll(PT_NIF_RE)) {
+    const digits = m[1].replace(/\s/g, '');
+    const s = m.index! + m[0].length - m[1].length;
+    if (taken(s, s + m[1].length)) continue;
+    if (checkPtNif(digits).valid) out.push({ value: digits, kind: 'pt_nif', country: 'PRT', start: s, end: s + m[1].length });
+  }
+  for (const m of text.matchAll(GSTIN_RE)) {
+    if (!taken(m.index!, m.index! + m[0].length)) {
+      out.push({ value: m[1], kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length });
+    }
+  }
+  for (const m of text.matchAll(SIRET_RE)) {
+    const digits = m[1].replace(/\s/g, '');
+    const s = m.index! + m[0].length - m[1].length;
+    if (!luhn(digits) || taken(s, s + m[1].length)) continue;
+    out.push({ value: digits, kind: digits.length === 14 ? 'fr_siret' : 'fr_siren', country: 'FRA', start: s, end: s + m[1].length });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+const COUNTRY_WORDS: Array<[RegExp, string, number, string | null]> = [
+  // [folded-text pattern, country, weight, required language or null]
+  [/\b(siret|siren|rcs|tva intracom\w*|n° de tva|numero de tva)\b/, 'FRA', 2, null],
+  [/\b(nif|cif)\b/, 'ESP', 1, 'es'],
+  [/\b(iva|base imponible|factura)\b/, 'ESP', 1, 'es'],
+  [/\b(nif|nipc|contribuinte)\b/, 'PRT', 2, 'pt'],
+  [/\b(kvk|btw-nummer|btw nummer)\b/, 'NLD', 2, null],
+  [/\b(ust-idnr|ust\.-idnr|steuernummer|finanzamt|umsatzsteuer)\b/, 'DEU', 2, null],
+  [/\b(partita iva|codice fiscale|p\.iva)\b/, 'ITA', 2, null],
+  [/\b(cnpj|cpf)\b/, 'BRA', 2, 'pt'],
+  [/\b(gstin|pan no)\b/, 'IND', 2, null],
+];
+
+/**
+ * The country a text points to (ISO alpha-3), or null: checksum-valid national tax ids and VAT numbers, IBANs and
+ * a few legal words vote; the winner needs a clear lead.
+ */
+export function detectCountry(lines: readonly Line[], language: string | null): string | null {
+  const votes = new Map<string, number>();
+  const vote = (c: string | null, w: number) => {
+    if (c) votes.set(c, (votes.get(c) ?? 0) + w);
+  };
+  const seen = new Set<string>();
+  for (const l of lines) {
+    for (const id of findTaxIds(l.text)) {
+      if (seen.has(id.value)) continue;
+      seen.add(id.value);
+      vote(id.country, id.kind === 'eu_vat' ? 2 : 3);
+    }
+    for (const iban of findIbans(l.text)) {
+      if (seen.has(iban.value)) continue;
+      seen.add(iban.value);
+      vote(iban.country, 1.5);
+    }
+  }
+  const fold = lines.map((l) => l.fold).join('\n');
+  for (const [re, c, w, lang] of COUNTRY_WORDS) {
+    if ((lang === null || lang === language) && re.test(fold)) vote(c, w);
+  }
+  const ranked = [...votes.entries()].sort((a, b) => b[1] - a[1]);
+  if (ranked.length === 0 || ranked[0][1] < 2) return null;
+  if (ranked.length > 1 && ranked[0][1] < ranked[1][1] * 1.5) return null;
+  return ranked[0][0];
+}

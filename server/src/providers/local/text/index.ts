@@ -1,0 +1,6 @@
+/** The text-document readers of the local engine: classification, extraction and embedded invoices from text. */
+export { classifyText, isInvoiceType, type TextClassification } from './classify.ts';
+export { parseInvoiceXml, readEmbeddedInvoice, type EmbeddedInvoice } from './embedded.ts';
+export { extractFields, type ExtractOptions } from './extract.ts';
+export { detectCountry, findIbans, findTaxIds } from './ids.ts';
+export { findAmounts, findDates, guessLanguage, parseNumber } from './normalize.ts';
