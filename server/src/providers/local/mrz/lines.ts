@@ -296,7 +296,10 @@ export function fitGrid(strip: Strip, band: Band, n: number): LineGeom & { cost:
   const R = band.right;
   const p0 = (R - L) / (n - 0.35);
   const total = pre[w];
-  let best = { x0: L - 0.2 * p0, p: p0, cost: Infinity };
+  // the best grid so far, as plain numbers (see FittedLine)
+  let bestX0 = L - 0.2 * p0;
+  let bestP = p0;
+  let bestCost = Infinity;
   for (let ps = -30; ps <= 30; ps++) {
     const p = p0 * (1 + ps * 0.0015);
     for (let xs = 0; xs <= 24; xs++) {
@@ -306,13 +309,49 @@ export function fitGrid(strip: Strip, band: Band, n: number): LineGeom & { cost:
       const outside = total - inkBetween(x0, x0 + n * p);
       // ink left outside the grid, normalised like a boundary crossing
       cost += outside * 0.05;
-      if (cost < best.cost) best = { x0, p, cost };
+      if (cost < bestCost) {
+        bestX0 = x0;
+        bestP = p;
+        bestCost = cost;
+      }
     }
   }
   const cap = (band.bottom - band.top + 1) * strip.r;
-  const ox = strip.ox + best.x0 * strip.r * strip.ux + band.cy * strip.r * strip.vx;
-  const oy = strip.oy + best.x0 * strip.r * strip.uy + band.cy * strip.r * strip.vy;
-  return { ox, oy, ux: strip.ux, uy: strip.uy, vx: strip.vx, vy: strip.vy, pitch: best.p * strip.r, cap, n, cost: best.cost };
+  const ox = strip.ox + bestX0 * strip.r * strip.ux + band.cy * strip.r * strip.vx;
+  const oy = strip.oy + bestX0 * strip.r * strip.uy + band.cy * strip.r * strip.vy;
+  return new FittedLine(ox, oy, strip.ux, strip.uy, strip.vx, strip.vy, bestP * strip.r, cap, n, bestCost);
+}
+
+/**
+ * A fitted line. A class, not an object literal, and the search above keeps plain numbers rather than a `best`
+ * object: on Node 24.21 (V8 13.6), while fitGrid was being optimised, the literal it returned for one line was
+ * sometimes written over with the next call's values (both lines of a passport then had the second line's geometry
+ * and the zone read as nothing; about one run in four of the composition tests on a busy machine, never with
+ * --no-maglev or --no-turbofan). Built this way it has not happened since: test/unit/local/mrz-determinism.test.ts.
+ */
+class FittedLine implements LineGeom {
+  ox: number;
+  oy: number;
+  ux: number;
+  uy: number;
+  vx: number;
+  vy: number;
+  pitch: number;
+  cap: number;
+  n: number;
+  cost: number;
+  constructor(ox: number, oy: number, ux: number, uy: number, vx: number, vy: number, pitch: number, cap: number, n: number, cost: number) {
+    this.ox = ox;
+    this.oy = oy;
+    this.ux = ux;
+    this.uy = uy;
+    this.vx = vx;
+    this.vy = vy;
+    this.pitch = pitch;
+    this.cap = cap;
+    this.n = n;
+    this.cost = cost;
+  }
 }
 
 /** The same line read the other way round (image upside down relative to the strip). */
