@@ -79,7 +79,11 @@ export function buildApp(services: Services, opts: AppOptions = {}): express.Exp
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const requestId = res.locals.requestId as string;
     const { status, headers, body } = toErrorResponse(err, requestId);
-    if (status >= 500) services.logger.error({ request_id: requestId, err }, 'unhandled error');
+    // An ApiError is an answer the contract specifies (501 not_implemented, 503 provider_unavailable...), not a
+    // crash: one line without a stack. Anything else that reaches here is a bug, logged with its stack.
+    if (err instanceof ApiError) {
+      if (status >= 500) services.logger.warn({ request_id: requestId, status, code: err.code }, `answered ${status} ${err.code}`);
+    } else if (status >= 500) services.logger.error({ request_id: requestId, err }, 'unhandled error');
     req.resume();
     if (res.headersSent) {
       res.end();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../server/src/http/errors.ts';
 import { handlers, isPending } from '../../server/src/routes/index.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
@@ -112,7 +112,11 @@ describe.each(DATABASES)('spine on %s', (kind) => {
   });
 
   it('turns unexpected failures into 500 internal_error without leaking internals', async () => {
+    const error = vi.spyOn(app.services.logger, 'error');
     const res = await app.request('GET', '/v1/webhook-endpoints/we_01JC0000000000000000000000');
+    // Logged as the crash it is, with its stack, under the request id the client sees.
+    expect(error).toHaveBeenCalledWith(expect.objectContaining({ request_id: res.headers.get('x-request-id'), err: expect.any(Error) }), 'unhandled error');
+    error.mockRestore();
     expect(res.status).toBe(500);
     expect(res.body.error).toMatchObject({ type: 'api_error', code: 'internal_error' });
     expect(res.text).not.toContain('postgres://');
@@ -127,6 +131,8 @@ describe.each(DATABASES)('spine on %s', (kind) => {
   it('answers 501 not_implemented through HTTP for pending operations, and only for them', async () => {
     const answered501: string[] = [];
     const rejectedByValidation: string[] = [];
+    const error = vi.spyOn(app.services.logger, 'error');
+    const warn = vi.spyOn(app.services.logger, 'warn');
     const doc = specDocument as unknown as { paths: Record<string, Record<string, { operationId: string }>> };
     for (const [p, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
@@ -141,6 +147,12 @@ describe.each(DATABASES)('spine on %s', (kind) => {
         }
       }
     }
+    // A specified 501 is an answer, not a crash: one warning line without a stack, never an 'unhandled error'.
+    // (The only crash on the way is the deliberately failing getWebhookEndpoint of this suite.)
+    expect(error.mock.calls.map(([o]) => ((o as { err?: Error }).err?.message ?? '').includes('exploded'))).toEqual([true]);
+    expect(warn).toHaveBeenCalledWith({ request_id: expect.stringMatching(/^req_/), status: 501, code: 'not_implemented' }, 'answered 501 not_implemented');
+    error.mockRestore();
+    warn.mockRestore();
     for (const id of answered501) expect(STILL_501).toContain(id);
     expect([...answered501, ...rejectedByValidation].filter((id) => STILL_501.includes(id)).sort()).toEqual(STILL_501);
   });
