@@ -1160,7 +1160,7 @@ export interface components {
             file_url?: string;
             /** @description Base64 content; a `data:...;base64,` prefix is tolerated. */
             file_base64?: string;
-            /** @description Recommended with `file_base64`; with `file_url` it replaces the name taken from the URL. */
+            /** @description Recommended with `file_base64`; with `file_url` it replaces the name taken from the URL. At most 255 characters. */
             filename?: string;
             options?: components["schemas"]["AnalyzeOptions"];
             /** @description Accepted catalogue types; with it `verdict` is returned. Unknown type gives 422. */
@@ -1385,6 +1385,7 @@ export interface components {
         BatchItem: {
             file_url?: string;
             file_base64?: string;
+            /** @description At most 255 characters. */
             filename?: string;
             /** @description Options of this document; merged over the common `options`. */
             options?: components["schemas"]["AnalyzeOptions"];
@@ -2206,6 +2207,7 @@ export interface components {
             analysis_id?: string;
             file_url?: string;
             file_base64?: string;
+            /** @description At most 255 characters. */
             filename?: string;
             /** @description Default: the detected type, suffixed `_2`, `_3`... when taken. An existing key is replaced. */
             key?: components["schemas"]["DossierDocumentKey"];

@@ -8,7 +8,7 @@
  * Every following word (or two-word modifier such as `bad_checksum`) is a modifier; a three-letter country code
  * picks the country of universal types; anything else is ignored but still varies the simulated person.
  */
-import { getEntry, resolveExpect } from '../../catalogue/index.ts';
+import { allEntries, getEntry, resolveExpect } from '../../catalogue/index.ts';
 import { UNIVERSAL_COUNTRIES } from './document.ts';
 
 export interface Scenario {
@@ -89,6 +89,17 @@ export const ALIASES: Record<string, { type: string; modifiers?: string[] }> = {
 
 const COUNTRY_CODES = new Set(UNIVERSAL_COUNTRIES.map((c) => c.toLowerCase()));
 
+const wordCount = (name: string) => words(`${name}.x`).length;
+
+/**
+ * The most words any base can have (type ids, slugs in every language, aliases): the longest-prefix search starts
+ * there, so parsing a name is linear in its length however many words it has.
+ */
+const MAX_BASE_WORDS = Math.max(
+  ...allEntries().flatMap((e) => [wordCount(e.type), ...Object.values(e.slugs).map(wordCount)]),
+  ...Object.keys(ALIASES).map(wordCount),
+);
+
 function words(filename: string): string[] {
   const base = filename.split(/[\\/]/).pop() ?? '';
   const stem = base.replace(/\.[A-Za-z0-9]{1,5}$/, '');
@@ -116,7 +127,7 @@ export function parseScenario(filename: string): Scenario {
   let base: string | null = null;
   let start = 0;
   const modifiers: string[] = [];
-  for (let k = ws.length; k >= 1; k--) {
+  for (let k = Math.min(ws.length, MAX_BASE_WORDS); k >= 1; k--) {
     const hit = resolveBase(ws.slice(0, k));
     if (hit) {
       type = hit.type;
