@@ -1020,7 +1020,11 @@ export interface components {
         ExpectList: components["schemas"]["DocumentTypeId"][];
         /** @description `expect`: one accepted type or a list of 1 to 20. */
         Expect: components["schemas"]["DocumentTypeId"] | components["schemas"]["ExpectList"];
-        /** @description `extract`: true (template fields), false (none) or a JSON Schema object. */
+        /**
+         * @description `extract`: true (template fields), false (none) or a JSON Schema object. A JSON body (or multipart `options`
+         *     field) nests at most 32 levels of objects and arrays in all, the body itself being the first: a deeper
+         *     schema gives 422 `invalid_parameter`, `param` `options.extract` (or `extract`).
+         */
         Extract: boolean | {
             [key: string]: unknown;
         };

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { ApiError } from './errors.ts';
+import { assertJsonDepth } from './json-depth.ts';
 
 /** 20 MB, counted as MiB (20 × 1024 × 1024 bytes): the file size limit of the specification. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -139,8 +140,11 @@ const fileTooLarge = (): ApiError =>
 export async function readJsonBody(req: IncomingMessage): Promise<ParsedBody> {
   const raw = await readRaw(req, MAX_JSON_BYTES);
   if (raw.length === 0) return { kind: 'json', value: {} };
+  const text = raw.toString('utf8');
+  // Depth first, in one pass over the text: a body nested thousands deep is refused before it is built.
+  assertJsonDepth(text);
   try {
-    return { kind: 'json', value: JSON.parse(raw.toString('utf8')) };
+    return { kind: 'json', value: JSON.parse(text) };
   } catch {
     throw new ApiError(400, 'invalid_json', 'El cuerpo de la petición no es JSON válido.');
   }

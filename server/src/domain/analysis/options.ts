@@ -2,6 +2,7 @@ import type { components } from '../../../../generated/api.d.ts';
 import { resolveExpect, type Language } from '../../catalogue/index.ts';
 import type { MultipartField } from '../../http/body.ts';
 import { ApiError } from '../../http/errors.ts';
+import { assertJsonDepth } from '../../http/json-depth.ts';
 import { validationError } from '../../http/validation.ts';
 import { loadSpec, makeSchemaValidator } from '../../openapi.ts';
 
@@ -55,6 +56,7 @@ export function optionsFromMultipart(fields: MultipartField[]): { raw: Record<st
   if (optionFields.length > 1) throw new ApiError(400, 'invalid_options', "El campo 'options' aparece más de una vez.", 'options');
   if (optionFields.length === 1) {
     let parsed: unknown;
+    assertJsonDepth(optionFields[0].value, 'options.');
     try {
       parsed = JSON.parse(optionFields[0].value);
     } catch {
