@@ -6,6 +6,14 @@ import { inflateSync } from 'node:zlib';
 
 export class PdfError extends Error {}
 
+function inflate(data: Uint8Array, maxOutputLength: number, partial: boolean): Buffer {
+  // maxOutputLength 0 is not allowed: an exhausted budget reads nothing more.
+  if (maxOutputLength < 1) throw Object.assign(new RangeError('inflate budget spent'), { code: 'ERR_BUFFER_TOO_LARGE' });
+  return inflateSync(data, partial ? { maxOutputLength, finishFlush: 2 /* Z_SYNC_FLUSH */ } : { maxOutputLength });
+}
+
+const isTooLarge = (err: unknown) => (err as { code?: string })?.code === 'ERR_BUFFER_TOO_LARGE';
+
 export type PdfName = { t: 'name'; v: string };
 export type PdfString = { t: 'str'; v: Uint8Array; hex: boolean; start: number; end: number };
 export type PdfRef = { t: 'ref'; num: number; gen: number };
@@ -307,8 +315,19 @@ export interface RevisionState {
   trailer: PdfDict | null;
 }
 
+/**
+ * Most bytes one stream may inflate to, and all the streams of one document together. What this reader decodes
+ * (cross-reference and object streams, XMP metadata, certificates) is small; a stream that inflates past the limit is
+ * unreadable here (PdfError), found out after at most this much output, so a 1 MiB PDF whose /Metadata inflates to
+ * 1 GiB costs ~16 MiB and a few milliseconds instead of gigabytes and tens of seconds.
+ */
+export const MAX_STREAM_BYTES = 16 * 1024 * 1024;
+export const MAX_DOCUMENT_INFLATED_BYTES = 64 * 1024 * 1024;
+
 export class PdfDocument {
   buf: Uint8Array;
+  /** Inflated bytes still allowed for this document (MAX_DOCUMENT_INFLATED_BYTES at the start). */
+  private inflateBudget = MAX_DOCUMENT_INFLATED_BYTES;
   /** Offsets just after each `%%EOF` marker (plus its end-of-line). */
   eofEnds: number[];
   private objCache = new Map<string, PdfValue>();
@@ -356,11 +375,7 @@ export class PdfDocument {
     fl.forEach((f, i) => {
       if (!isName(f)) throw new PdfError('bad filter');
       if (f.v === 'FlateDecode' || f.v === 'Fl') {
-        try {
-          data = new Uint8Array(inflateSync(data));
-        } catch {
-          data = new Uint8Array(inflateSync(data, { finishFlush: 2 /* Z_SYNC_FLUSH */ }));
-        }
+        data = this.inflateBounded(data);
         const p = dictOf(pl[i] ?? null);
         const pred = p ? p.m.get('Predictor') : undefined;
         if (typeof pred === 'number' && pred >= 10) {
@@ -373,6 +388,25 @@ export class PdfDocument {
       } else throw new PdfError(`unsupported filter ${f.v}`);
     });
     return data;
+  }
+
+  /** Inflates under the per-stream and per-document limits; past either, the stream is unreadable (PdfError). */
+  private inflateBounded(data: Uint8Array): Uint8Array {
+    const limit = Math.min(MAX_STREAM_BYTES, this.inflateBudget);
+    let out: Buffer;
+    try {
+      out = inflate(data, limit, false);
+    } catch (err) {
+      if (isTooLarge(err)) throw new PdfError('stream inflates past the limit');
+      // A stream cut short (no final block): what it holds, still under the limit.
+      try {
+        out = inflate(data, limit, true);
+      } catch (again) {
+        throw new PdfError(isTooLarge(again) ? 'stream inflates past the limit' : 'stream does not inflate');
+      }
+    }
+    this.inflateBudget -= out.length;
+    return new Uint8Array(out.buffer, out.byteOffset, out.length);
   }
 
   /** Reads `num gen obj ... endobj` at an offset. */
