@@ -4,6 +4,7 @@ import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { countAccounts } from './db/accounts.ts';
 import { DataDirLockedError } from './db/database.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 import { createAccount } from './domain/accounts.ts';
 import { startWorker } from './jobs/worker.ts';
 import { createLogger } from './logger.ts';
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 120_000;
+  answerClientErrors(server, services.logger);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

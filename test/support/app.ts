@@ -8,6 +8,7 @@ import { buildApp, type AppOptions } from '../../server/src/app.ts';
 import { ManualClock, systemClock, type Clock } from '../../server/src/clock.ts';
 import { loadConfig, type Config } from '../../server/src/config.ts';
 import { dropSchema } from '../../server/src/db/database.ts';
+import { answerClientErrors } from '../../server/src/http/client-errors.ts';
 import { createAccount, type CreatedAccount } from '../../server/src/domain/accounts.ts';
 import type { Services } from '../../server/src/http/context.ts';
 import type { Provider } from '../../server/src/providers/types.ts';
@@ -71,6 +72,7 @@ export async function startTestApp(kind: DbKind, opts: StartOptions = {}): Promi
   const app = buildApp(services, opts);
   const worker = opts.worker ? startWorker(services, { pollMs: 20 }) : undefined;
   const server = http.createServer(app);
+  answerClientErrors(server, services.logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
