@@ -93,6 +93,31 @@ describe.each(DATABASES)('idempotency on %s', (kind) => {
     expect(calls - before).toBe(1);
   });
 
+  it('a request that runs past the lock keeps its key: the retry gets 409, never a second run', async () => {
+    // Before, the claim's lock expired 2 minutes after it was taken, however alive the request: a retry after that
+    // took the key over and ran the operation again.
+    app.services.idempotencyHeartbeatMs = 20;
+    const g = gate();
+    currentGate = g;
+    const before = calls;
+    const body = { url: 'https://hooks.example/very-slow', events: ['*'] };
+    const original = create('k-very-slow', body);
+    await g.enteredP;
+    // Ten minutes pass (five lock lifetimes); the request renews its lock all along.
+    for (let minute = 0; minute < 10; minute++) {
+      clock.advance(60_000);
+      await new Promise((r) => setTimeout(r, 80));
+    }
+    const retry = await create('k-very-slow', body);
+    expect(retry.status).toBe(409);
+    expect(retry.body.error.code).toBe('idempotency_in_progress');
+    currentGate = undefined;
+    g.open();
+    expect((await original).status).toBe(201);
+    expect(calls - before).toBe(1);
+    app.services.idempotencyHeartbeatMs = undefined;
+  });
+
   it('runs exactly once under concurrent identical requests', async () => {
     const before = calls;
     const body = { url: 'https://hooks.example/race', events: ['batch.completed'] };

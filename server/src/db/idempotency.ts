@@ -90,6 +90,19 @@ export async function completeIdempotencyKey(
     .execute();
 }
 
+/** Pushes back the lock of a claim still in progress (its request is alive): a retry keeps getting 409. */
+export async function extendIdempotencyLock(db: Conn, scope: IdempotencyScope, request_hash: string, lockUntil: Date): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ locked_until: lockUntil })
+    .where('account_id', '=', scope.account_id)
+    .where('livemode', '=', scope.livemode)
+    .where('idempotency_key', '=', scope.idempotency_key)
+    .where('state', '=', 'in_progress')
+    .where('request_hash', '=', request_hash)
+    .execute();
+}
+
 /** Forgets an in-progress claim (the request failed in a way that must not be replayed). */
 export async function releaseIdempotencyKey(db: Conn, scope: IdempotencyScope): Promise<void> {
   await db

@@ -27,6 +27,8 @@ export interface Services {
   inflight: Set<Promise<unknown>>;
   /** The synchronous wait (the specification's 30 s); tests shorten it. */
   syncWaitMs?: number;
+  /** How often a request holding an Idempotency-Key renews its lock (IDEMPOTENCY_HEARTBEAT_MS; tests shorten it). */
+  idempotencyHeartbeatMs?: number;
 }
 
 export interface Auth {

@@ -1,14 +1,19 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, type IdempotencyScope } from '../db/idempotency.ts';
+import { claimIdempotencyKey, completeIdempotencyKey, extendIdempotencyLock, releaseIdempotencyKey, type IdempotencyScope } from '../db/idempotency.ts';
 import type { DB } from '../db/schema.ts';
 import type { ParsedBody } from './body.ts';
 import { ApiError } from './errors.ts';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** How long a claim protects a running request; past it a crashed owner's key can be taken over. */
+/**
+ * How long a claim protects its request without news from it. A living request renews it every
+ * IDEMPOTENCY_HEARTBEAT_MS, however long it runs; only a crashed owner's key is taken over, this long after its last
+ * renewal.
+ */
 export const IDEMPOTENCY_LOCK_MS = 2 * 60 * 1000;
+export const IDEMPOTENCY_HEARTBEAT_MS = 30 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** Validates the header; undefined when absent. */
@@ -77,6 +82,7 @@ export async function beginIdempotent(
   scope: IdempotencyScope,
   operationId: string,
   fingerprint: string,
+  heartbeatMs = IDEMPOTENCY_HEARTBEAT_MS,
 ): Promise<IdempotencyOutcome> {
   const now = clock.now();
   const claim = await claimIdempotencyKey(
@@ -88,9 +94,16 @@ export async function beginIdempotent(
     new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS),
   );
   if (claim.claimed) {
+    // The lock lives as long as the request: renewed until finish() (a failed renewal is retried on the next beat;
+    // the lock still has IDEMPOTENCY_LOCK_MS from the previous one).
+    const heartbeat = setInterval(() => {
+      extendIdempotencyLock(db, scope, fingerprint, new Date(clock.now().getTime() + IDEMPOTENCY_LOCK_MS)).catch(() => {});
+    }, heartbeatMs);
+    heartbeat.unref();
     return {
       kind: 'proceed',
       finish: async (response) => {
+        clearInterval(heartbeat);
         if (response) await completeIdempotencyKey(db, scope, response, clock.now());
         else await releaseIdempotencyKey(db, scope);
       },

@@ -154,6 +154,7 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
           { account_id: auth.account.id, livemode: auth.livemode, idempotency_key: idempotencyKey },
           ctx.operationId,
           requestFingerprint(ctx.operationId, probe.path, ctx.query, body),
+          services.idempotencyHeartbeatMs,
         );
         if (outcome.kind === 'replay') {
           const stored = outcome.response;
