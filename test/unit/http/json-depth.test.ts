@@ -20,6 +20,9 @@ describe('tooDeepAt', () => {
     expect(tooDeepAt(text, 10)).toEqual(['items', 1, 'options', 'extract', 'a', 'a', 'a', 'a', 'a', 'a']);
     expect(tooDeepAt('{"k\\"ey{": {"b": [1, 2, {"c": [[[]]]}]}}', 5)).toEqual(['k"ey{', 'b', 2, 'c', 0]);
     expect(tooDeepAt('{"s": "' + '['.repeat(100) + '"}', 3)).toBeNull();
+    // An escaped backslash before a quote does not escape the quote.
+    expect(tooDeepAt('{"a\\\\":[[[1]]]}', 3)).toEqual(['a\\', 0, 0]);
+    expect(tooDeepAt('{"x":"\\\\\\"[[[[[[\\\\"}', 3)).toBeNull();
   });
 });
 
