@@ -62,7 +62,7 @@ export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): Array<string | nu
       continue;
     }
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (stack.length >= max) return [...stack.map((f) => (f.array ? f.index : (f.key ?? '')))];
+      if (stack.length >= max) return stack.map((f) => (f.array ? f.index : (f.key ?? '')));
       stack.push({ array: c === 0x5b, index: 0, key: null });
       expectKey = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {

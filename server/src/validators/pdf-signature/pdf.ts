@@ -7,8 +7,6 @@ import { inflateSync } from 'node:zlib';
 export class PdfError extends Error {}
 
 function inflate(data: Uint8Array, maxOutputLength: number, partial: boolean): Buffer {
-  // maxOutputLength 0 is not allowed: an exhausted budget reads nothing more.
-  if (maxOutputLength < 1) throw Object.assign(new RangeError('inflate budget spent'), { code: 'ERR_BUFFER_TOO_LARGE' });
   return inflateSync(data, partial ? { maxOutputLength, finishFlush: 2 /* Z_SYNC_FLUSH */ } : { maxOutputLength });
 }
 
@@ -393,6 +391,8 @@ export class PdfDocument {
   /** Inflates under the per-stream and per-document limits; past either, the stream is unreadable (PdfError). */
   private inflateBounded(data: Uint8Array): Uint8Array {
     const limit = Math.min(MAX_STREAM_BYTES, this.inflateBudget);
+    // (zlib takes no limit of 0: a spent budget reads nothing more.)
+    if (limit < 1) throw new PdfError('stream inflates past the limit');
     let out: Buffer;
     try {
       out = inflate(data, limit, false);
