@@ -121,6 +121,38 @@ describe.each(DATABASES)('POST /v1/analyze in test mode on %s', (kind) => {
     expect(list.body.data.map((a: { id: string }) => a.id)).not.toContain(res.body.id);
   });
 
+  it('keep_results: false with an Idempotency-Key replays the answer, yet nothing readable of it is stored', async () => {
+    // An app of its own: the scan below must see only this request's traces.
+    const own = await startTestApp(kind);
+    try {
+      const headers = { 'Idempotency-Key': `keep-false-${kind}` };
+      const options = JSON.stringify({ keep_results: false, expect: 'es_dni' });
+      const send = (bytes: Uint8Array) => own.request('POST', '/v1/analyze', { body: form({ bytes, name: 'dni_valid.jpg' }, [['options', options]]), headers });
+      const first = await send(fixtures.jpeg());
+      expect(first.status).toBe(200);
+      const number = first.body.fields.document_number.value as string;
+      const name = first.body.fields.first_name.value as string;
+      expect(number).toMatch(/\w{6,}/);
+      // No table holds the document's data in a readable form (the replay copy is sealed under the request's own key).
+      for (const t of await own.services.db.introspection.getTables()) {
+        const dump = JSON.stringify(await own.services.db.selectFrom(t.name as never).selectAll().execute());
+        expect(dump, `table ${t.name}`).not.toContain(number);
+        expect(dump, `table ${t.name}`).not.toContain(name);
+      }
+      // A retry with the same document opens it: the same answer, marked replayed, not run twice.
+      const again = await send(fixtures.jpeg());
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      // Another document under the same key is another request.
+      const other = await send(fixtures.png());
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe('idempotency_key_reused');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('verifies the PAdES signature of a signed PDF, and never lets a photo pass require_valid_signature', async () => {
     const pdf = await analyze('invoice.pdf', [], fixtures.signedPdf());
     expect(pdf.body.file).toMatchObject({ mime_type: 'application/pdf' });

@@ -128,6 +128,35 @@ describe.each(DATABASES)('webhook deliveries on %s', (kind) => {
     expect(await run()).toBe(0);
   });
 
+  it('keep_results: false: the event carries the result once; the outbox keeps only its id and a final delivery no body', async () => {
+    const acct = await account();
+    const ep = await createEndpoint(acct.keys.test, '/ok/ephemeral', ['analysis.completed']);
+    const gone = await createEndpoint(acct.keys.test, '/fail/ephemeral', ['analysis.completed']);
+    const res = await app.request('POST', '/v1/analyze', {
+      key: acct.keys.test,
+      body: form({ bytes: fixtures.jpeg(), name: 'dni_valid.jpg' }, [['options', JSON.stringify({ expect: 'es_dni', keep_results: false })]]),
+    });
+    expect(res.status).toBe(200);
+    const number = res.body.fields.document_number.value as string;
+    const event = await app.services.db.selectFrom('events').selectAll().where('account_id', '=', acct.account).executeTakeFirstOrThrow();
+    expect(event.payload).toMatchObject({ type: 'analysis.completed', data: { id: res.body.id, object: 'analysis', redacted: true } });
+    expect(JSON.stringify(event.payload)).not.toContain(number);
+    // Pending, each delivery holds the exact body it will sign and send (a retry must send the same bytes).
+    const [pending] = await deliveriesOf(ep.id);
+    expect(pending.payload).toContain(number);
+    expect(await run()).toBe(2); // the other endpoint answers 500: its delivery stays pending, body and all
+    const got = rx.to('/ok/ephemeral');
+    expect(got).toHaveLength(1);
+    verifyAll(got[0], ep.secret, false);
+    expect(JSON.parse(got[0].body).data).toEqual(res.body);
+    expect(await findDelivery(app.services.db, pending.id)).toMatchObject({ status: 'succeeded', payload: '' });
+    // Deleting the other endpoint fails its pending delivery: its body goes too.
+    const [stopped] = await deliveriesOf(gone.id);
+    expect(stopped.status).toBe('pending');
+    expect((await app.request('DELETE', `/v1/webhook-endpoints/${gone.id}`, { key: acct.keys.test })).status).toBe(200);
+    expect(await findDelivery(app.services.db, stopped.id)).toMatchObject({ status: 'failed', payload: '' });
+  });
+
   it('isolates modes and accounts, filters by subscription, and * takes every event including future types', async () => {
     const acct = await account();
     const other = await account();

@@ -164,8 +164,10 @@ export interface WebhookDeliveriesTable {
   endpoint_id: string;
   event_id: string;
   event_type: string;
-  /** The exact JSON body sent and signed on every attempt. */
+  /** The exact JSON body sent and signed on every attempt ('' once an ephemeral delivery is final). */
   payload: string;
+  /** It carries a `keep_results: false` result: the body is cleared once the delivery is final. */
+  ephemeral: ColumnType<boolean, boolean | undefined, boolean>;
   status: 'pending' | 'succeeded' | 'failed';
   /** Attempts made (recorded) so far. */
   attempts: Generated<number>;

@@ -21,6 +21,9 @@ export async function subscribedEndpointIds(db: Conn, accountId: string, livemod
   return rows.map((r) => r.id);
 }
 
+/** A final delivery of a `keep_results: false` result keeps no body: it will never be sent again. */
+const clearedIfEphemeral = sql<string>`case when ephemeral then '' else payload end`;
+
 export async function insertDeliveries(db: Conn, rows: NewWebhookDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto('webhook_deliveries').values(rows).execute();
@@ -93,7 +96,12 @@ export async function updateDelivery(
   id: string,
   patch: Partial<Pick<WebhookDeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'locked_until' | 'locked_by' | 'last_attempt_at' | 'last_status_code' | 'last_error' | 'updated_at'>>,
 ): Promise<void> {
-  await db.updateTable('webhook_deliveries').set(patch).where('id', '=', id).execute();
+  const final = patch.status === 'succeeded' || patch.status === 'failed';
+  await db
+    .updateTable('webhook_deliveries')
+    .set(final ? { ...patch, payload: clearedIfEphemeral } : patch)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function insertAttempt(db: Conn, row: WebhookDeliveryAttemptRow): Promise<void> {
@@ -104,7 +112,7 @@ export async function insertAttempt(db: Conn, row: WebhookDeliveryAttemptRow): P
 export async function failPendingDeliveriesOfEndpoint(db: Conn, endpointId: string, now: Date, reason: string): Promise<number> {
   const r = await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_at: null, last_error: reason, updated_at: now })
+    .set({ status: 'failed', next_attempt_at: null, last_error: reason, updated_at: now, payload: clearedIfEphemeral })
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'pending')
     .executeTakeFirst();

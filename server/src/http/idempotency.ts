@@ -41,23 +41,62 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+export interface RequestFingerprint {
+  /** Stored: compares a retry with the original. */
+  hash: string;
+  /**
+   * Never stored: the key that seals the stored response (AES-256-GCM). It is derived from the request itself (the
+   * document's bytes, the URL, the options), so the replay copy can be opened only by a retry that sends the same
+   * request again; what rests in the database is unreadable without the document (`keep_results: false`).
+   */
+  sealKey: Buffer;
+}
+
 /**
  * What makes two requests "the same": the operation, its path and query, and the body's meaning
  * (JSON with keys in any order; multipart by field values and file contents, never by boundary,
  * so a client that rebuilds its form on retry still replays).
  */
-export function requestFingerprint(operationId: string, path: string, query: Record<string, unknown>, body: ParsedBody): string {
+export function requestFingerprint(operationId: string, path: string, query: Record<string, unknown>, body: ParsedBody): RequestFingerprint {
   const h = crypto.createHash('sha256');
-  h.update(`${operationId}\n${path}\n${JSON.stringify(canonical(query))}\n`);
-  if (body.kind === 'json') h.update(`json\n${JSON.stringify(canonical(body.value))}`);
+  const k = crypto.createHash('sha256').update('cotejo idempotency seal v1\n');
+  const update = (s: string) => {
+    h.update(s);
+    k.update(s);
+  };
+  update(`${operationId}\n${path}\n${JSON.stringify(canonical(query))}\n`);
+  if (body.kind === 'json') update(`json\n${JSON.stringify(canonical(body.value))}`);
   else if (body.kind === 'multipart') {
-    h.update('multipart\n');
-    for (const f of body.fields) h.update(`f:${f.name}=${JSON.stringify(f.value)}\n`);
+    update('multipart\n');
+    for (const f of body.fields) update(`f:${f.name}=${JSON.stringify(f.value)}\n`);
     for (const f of body.files) {
-      h.update(`file:${f.field}:${JSON.stringify(f.filename)}:${f.sha256}\n`);
+      update(`file:${f.field}:${JSON.stringify(f.filename)}:${f.sha256}\n`);
     }
   }
-  return h.digest('hex');
+  return { hash: h.digest('hex'), sealKey: k.digest() };
+}
+
+const SEALED = 'sealed:v1:';
+
+/** Encrypts a response body for storage under the request's own key. */
+export function sealResponseBody(body: string, key: Buffer): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64');
+}
+
+/** Opens a stored body; a body stored before sealing existed is returned as it is. Undefined when the key is wrong. */
+export function openResponseBody(stored: string, key: Buffer): string | undefined {
+  if (!stored.startsWith(SEALED)) return stored;
+  const raw = Buffer.from(stored.slice(SEALED.length), 'base64');
+  try {
+    const decipher = crypto.createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 export interface StoredResponse {
@@ -81,9 +120,10 @@ export async function beginIdempotent(
   clock: Clock,
   scope: IdempotencyScope,
   operationId: string,
-  fingerprint: string,
+  request: RequestFingerprint,
   heartbeatMs = IDEMPOTENCY_HEARTBEAT_MS,
 ): Promise<IdempotencyOutcome> {
+  const fingerprint = request.hash;
   const now = clock.now();
   const claim = await claimIdempotencyKey(
     db,
@@ -104,7 +144,7 @@ export async function beginIdempotent(
       kind: 'proceed',
       finish: async (response) => {
         clearInterval(heartbeat);
-        if (response) await completeIdempotencyKey(db, scope, response, clock.now());
+        if (response) await completeIdempotencyKey(db, scope, { ...response, body: sealResponseBody(response.body, request.sealKey) }, clock.now());
         else await releaseIdempotencyKey(db, scope);
       },
     };
@@ -116,8 +156,8 @@ export async function beginIdempotent(
   if (row.state === 'in_progress') {
     throw new ApiError(409, 'idempotency_in_progress', 'La petición original con esta Idempotency-Key aún se está procesando. Reinténtalo en unos segundos.', 'Idempotency-Key', { 'Retry-After': '1' });
   }
-  return {
-    kind: 'replay',
-    response: { status: row.response_status ?? 200, headers: row.response_headers ?? {}, body: row.response_body ?? '' },
-  };
+  const body = openResponseBody(row.response_body ?? '', request.sealKey);
+  // Same hash, so the same request: a seal that does not open is a damaged row, not a client error.
+  if (body === undefined) throw new Error(`idempotency replay copy of ${operationId} does not open with its request's key`);
+  return { kind: 'replay', response: { status: row.response_status ?? 200, headers: row.response_headers ?? {}, body } };
 }

@@ -49,6 +49,8 @@ export interface OutboxEvent {
   type: string;
   /** The body: `{ type, created_at, data }`. */
   payload: Record<string, unknown>;
+  /** It carries a `keep_results: false` result: each delivery clears its body once final. */
+  ephemeral?: boolean;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function fanOutEvent(db: Conn, clock: Clock, event: OutboxEvent): P
     event_id: event.id,
     event_type: event.type,
     payload: body,
+    ephemeral: event.ephemeral ?? false,
     status: 'pending' as const,
     next_attempt_at: now,
     locked_until: null,

@@ -4,6 +4,7 @@ import * as m0002 from './0002_analyses.ts';
 import * as m0004 from './0004_batches.ts';
 import * as m0003 from './0003_webhook_deliveries.ts';
 import * as m0005 from './0005_charging.ts';
+import * as m0006 from './0006_ephemeral_deliveries.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_batches': m0004,
   '0003_webhook_deliveries': m0003,
   '0005_charging': m0005,
+  '0006_ephemeral_deliveries': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

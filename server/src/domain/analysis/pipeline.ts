@@ -289,10 +289,12 @@ function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, 
 /**
  * Writes the event to the outbox and, in the same transaction, one webhook delivery per subscribed endpoint
  * of its account and mode; inside the caller's transaction when given one (the event then stands or falls with it).
+ * The event of a `keep_results: false` analysis (`scope.keep_results === false`) is the one time its result is handed
+ * over: the outbox keeps only its id, and its deliveries keep the body only until they are final.
  */
 export async function emitEvent(
   s: Services,
-  scope: { account_id: string; livemode: boolean },
+  scope: { account_id: string; livemode: boolean; keep_results?: boolean },
   type: string,
   data: unknown,
   within?: Transaction<DB>,
@@ -305,12 +307,19 @@ export async function emitEvent(
     payload: { type, created_at: s.clock.now().toISOString(), data: data as Record<string, unknown> },
     created_at: s.clock.now(),
   };
+  const ephemeral = scope.keep_results === false;
   const write = async (trx: Transaction<DB>): Promise<void> => {
-    await repo.insertEvent(trx, event);
-    await fanOutEvent(trx, s.clock, event);
+    await repo.insertEvent(trx, ephemeral ? { ...event, payload: { ...event.payload, data: redacted(data) } } : event);
+    await fanOutEvent(trx, s.clock, { ...event, ephemeral });
   };
   if (within) await write(within);
   else await s.db.transaction().execute(write);
+}
+
+/** What the outbox keeps of a result it must not store: what it was about, not what it said. */
+function redacted(data: unknown): Record<string, unknown> {
+  const d = (data ?? {}) as Record<string, unknown>;
+  return { id: d.id, object: d.object, redacted: true };
 }
 
 /** After processing: what the storage option says happens to the original. */
