@@ -123,6 +123,8 @@ export interface paths {
         /**
          * Classify a document
          * @description Classify one document (multipart/form-data or JSON): same request shapes and options as analyze; costs 0.2 credits.
+         *     A classification never keeps the original: `storage` other than `none` is refused with 422 `invalid_parameter`
+         *     (`param: storage`); use analyze to keep a file.
          */
         post: operations["createClassification"];
         delete?: never;

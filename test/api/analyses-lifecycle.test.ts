@@ -211,4 +211,21 @@ describe.each(DATABASES)('POST /v1/classify on %s', (kind) => {
     while (await runOneAnalysisJob(app.services));
     expect((await app.request('GET', `/v1/classifications/${async.body.id}`)).body.status).toBe('completed');
   });
+
+  it('never keeps the original: storage other than none is refused (no route could show or delete it)', async () => {
+    for (const storage of ['temporary', 'persistent']) {
+      const multipart = await app.request('POST', '/v1/classify', { body: form({ bytes: fixtures.jpeg(), name: 'passport.jpg' }, [['options', JSON.stringify({ storage })]]) });
+      expect(multipart.status).toBe(422);
+      expect(multipart.body.error).toMatchObject({ code: 'invalid_parameter', param: 'options.storage' });
+      const json = await app.request('POST', '/v1/classify', { json: { file_base64: fixtures.jpeg().toString('base64'), filename: 'passport.jpg', storage } });
+      expect(json.status).toBe(422);
+      expect(json.body.error).toMatchObject({ code: 'invalid_parameter', param: 'storage' });
+    }
+    const none = await app.request('POST', '/v1/classify', { body: form({ bytes: fixtures.jpeg(), name: 'passport.jpg' }, [['options', '{"storage":"none"}']]) });
+    expect(none.status).toBe(200);
+    const row = await app.services.db.selectFrom('analyses').selectAll().where('id', '=', none.body.id).executeTakeFirstOrThrow();
+    expect(row.file_key).toBeNull();
+    const blobs = await app.services.db.selectFrom('analyses').select('file_key').where('kind', '=', 'classification').where('file_key', 'is not', null).execute();
+    expect(blobs).toEqual([]);
+  });
 });

@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.ts';
 import { listOf } from '../http/pagination.ts';
 
 /** The document and the options of an analyze or classify request, from either content type. */
-function readRequest(ctx: RequestContext): { source: pipeline.Source; options: ReturnType<typeof normaliseOptions> } {
+function readRequest(ctx: RequestContext): { source: pipeline.Source; options: ReturnType<typeof normaliseOptions>; prefix: string } {
   if (ctx.body.kind === 'multipart') {
     const files = ctx.body.files.filter((f) => f.field === 'file');
     const stray = ctx.body.files.find((f) => f.field !== 'file');
@@ -15,7 +15,7 @@ function readRequest(ctx: RequestContext): { source: pipeline.Source; options: R
     if (files.length === 0) throw new ApiError(400, 'missing_file', "Falta el archivo: envía el campo 'file'.", 'file');
     if (files.length > 1) throw new ApiError(422, 'invalid_parameter', 'Envía un solo documento por petición (usa POST /v1/batches para varios).', 'file');
     const { raw, prefix } = optionsFromMultipart(ctx.body.fields);
-    return { source: { kind: 'upload', read: files[0].read, filename: files[0].filename }, options: normaliseOptions(raw as AnalyzeOptions, prefix) };
+    return { source: { kind: 'upload', read: files[0].read, filename: files[0].filename }, options: normaliseOptions(raw as AnalyzeOptions, prefix), prefix };
   }
   const body = (ctx.body.kind === 'json' ? ctx.body.value : {}) as Record<string, unknown>;
   const { raw, prefix } = optionsFromJson(body);
@@ -24,13 +24,17 @@ function readRequest(ctx: RequestContext): { source: pipeline.Source; options: R
   if (body.file_url !== undefined && body.file_base64 !== undefined) {
     throw new ApiError(422, 'invalid_parameter', 'Envía file_url o file_base64, no ambos.', 'file_base64');
   }
-  if (typeof body.file_url === 'string') return { source: { kind: 'url', url: body.file_url, filename }, options };
-  if (typeof body.file_base64 === 'string') return { source: { kind: 'base64', value: body.file_base64, filename }, options };
+  if (typeof body.file_url === 'string') return { source: { kind: 'url', url: body.file_url, filename }, options, prefix };
+  if (typeof body.file_base64 === 'string') return { source: { kind: 'base64', value: body.file_base64, filename }, options, prefix };
   throw new ApiError(400, 'missing_file', 'Falta el documento: envía file (multipart), file_url o file_base64.', 'file');
 }
 
 const create = (kind: pipeline.Kind): Handler => async (ctx) => {
-  const { source, options } = readRequest(ctx);
+  const { source, options, prefix } = readRequest(ctx);
+  if (kind === 'classification' && options.storage !== 'none') {
+    // A Classification has no storage and no file route: a kept original could be neither shown nor deleted.
+    throw new ApiError(422, 'invalid_parameter', 'Una clasificación no conserva el archivo: storage solo admite none en POST /v1/classify (usa POST /v1/analyze para conservarlo).', `${prefix}storage`);
+  }
   const result = await pipeline.createAnalysis(ctx.services, requireAuth(ctx), kind, source, options);
   return { status: result.status, body: result.body };
 };

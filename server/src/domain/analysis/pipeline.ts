@@ -325,7 +325,8 @@ function redacted(data: unknown): Record<string, unknown> {
 /** After processing: what the storage option says happens to the original. */
 function storagePatch(s: Services, row: AnalysisRow, options: NormalisedOptions): Partial<AnalysisRow> {
   const now = s.clock.now();
-  if (options.storage === 'none') return { file_key: null, file_deleted_at: now, storage_expires_at: null };
+  // A classification never keeps its original (no route could show or delete it).
+  if (options.storage === 'none' || row.kind === 'classification') return { file_key: null, file_deleted_at: now, storage_expires_at: null };
   if (options.storage === 'temporary') return { storage_expires_at: new Date(now.getTime() + options.ttl_hours * 3600 * 1000) };
   return {};
 }
