@@ -180,6 +180,14 @@ export interface paths {
          * Create a batch
          * @description Create a batch of up to 100 documents: multipart/form-data with `files[]` repeated, or JSON `items`. Always
          *     asynchronous: 202; `batch.completed` is sent when every document has finished.
+         *
+         *     Every uploaded or base64 document is checked before anything is created: one bad document refuses the whole
+         *     batch with its error and a `param` naming it (`files[].3`, `items.3.file_base64`). A `file_url` is checked as an
+         *     address at once (400 `invalid_file_url`, `param: items.N.file_url`) and downloaded after the 202; a download
+         *     that fails fails that document alone (`status: failed`, `error.code` `file_url_unreachable`, `file_too_large`,
+         *     `unsupported_file_type`, `too_many_pages`..., not charged), and the batch completes with the others. A JSON body
+         *     is at most 30 MB (413 `request_too_large`): send larger batches as multipart/form-data (100 files of 20 MB) or
+         *     with `file_url` items.
          */
         post: operations["createBatch"];
         delete?: never;
@@ -989,7 +997,7 @@ export interface components {
          *     Logic must rely on `code`, never on `message`.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_multipart" | "invalid_options" | "missing_file" | "empty_file" | "invalid_base64" | "invalid_file_url" | "batch_too_large" | "empty_batch" | "invalid_url" | "invalid_idempotency_key" | "missing_api_key" | "invalid_api_key" | "insufficient_credits" | "monthly_cap_reached" | "email_not_verified" | "forbidden" | "publishable_key_not_allowed" | "face_verification_not_enabled" | "resource_missing" | "route_not_found" | "file_not_stored" | "idempotency_in_progress" | "analysis_not_completed" | "already_reviewed" | "not_reviewable" | "link_not_active" | "file_too_large" | "unsupported_file_type" | "unsupported_content_type" | "invalid_parameter" | "idempotency_key_reused" | "too_many_pages" | "unreadable_image" | "unreadable_pdf" | "file_url_unreachable" | "processing_unavailable" | "documents_required" | "template_not_found" | "rate_limited" | "concurrency_limit" | "pages_rate_limited" | "internal_error" | "not_implemented" | "live_mode_unavailable" | "billing_unavailable" | "malformed_request" | "request_timeout" | "headers_too_large";
+        ErrorCode: "invalid_json" | "invalid_multipart" | "invalid_options" | "missing_file" | "empty_file" | "invalid_base64" | "invalid_file_url" | "batch_too_large" | "empty_batch" | "invalid_url" | "invalid_idempotency_key" | "missing_api_key" | "invalid_api_key" | "insufficient_credits" | "monthly_cap_reached" | "email_not_verified" | "forbidden" | "publishable_key_not_allowed" | "face_verification_not_enabled" | "resource_missing" | "route_not_found" | "file_not_stored" | "idempotency_in_progress" | "analysis_not_completed" | "already_reviewed" | "not_reviewable" | "link_not_active" | "file_too_large" | "unsupported_file_type" | "unsupported_content_type" | "invalid_parameter" | "idempotency_key_reused" | "too_many_pages" | "unreadable_image" | "unreadable_pdf" | "file_url_unreachable" | "processing_unavailable" | "documents_required" | "template_not_found" | "rate_limited" | "concurrency_limit" | "pages_rate_limited" | "internal_error" | "not_implemented" | "live_mode_unavailable" | "billing_unavailable" | "malformed_request" | "request_timeout" | "headers_too_large" | "request_too_large";
         /** @description The error object. */
         ErrorObject: {
             type: components["schemas"]["ErrorType"];

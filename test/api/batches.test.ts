@@ -1,10 +1,13 @@
 import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_MEMORY_BUDGET_BYTES, uploadsDir } from '../../server/src/http/body.ts';
 import { runOneAnalysisJob } from '../../server/src/jobs/worker.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures } from '../support/files.ts';
+import { selfSignedCert } from '../unit/webhooks/receiver.ts';
 
 function batchForm(names: string[], options?: Record<string, unknown>): FormData {
   const fd = new FormData();
@@ -110,5 +113,64 @@ describe.each(DATABASES)('batches on %s', (kind) => {
     const other = await app.newAccount({ rateLimitPerSecond: 1000 });
     expect((await app.request('GET', `/v1/batches/${res.body.id}`, { key: other.keys.test })).status).toBe(404);
     await drain();
+  });
+});
+
+describe.each(DATABASES)('batch file_url items on %s', (kind) => {
+  let app: TestApp;
+  let server: https.Server;
+  let base = '';
+  const served: string[] = [];
+  beforeAll(async () => {
+    const { cert, key } = await selfSignedCert();
+    server = https.createServer({ cert, key }, (req, res) => {
+      served.push(req.url ?? '');
+      if (req.url === '/docs/dni_valid.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixtures.jpeg());
+      else if (req.url === '/docs/notes.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end('not an image at all');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    app = await startTestApp(kind, { config: { allowPrivateUrls: true } });
+    app.services.fileUrlCa = cert;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await new Promise((r) => server?.close(r));
+  });
+
+  it('are downloaded by the worker, not in the request: one that fails fails alone, with its intake code, not charged', async () => {
+    const items = [
+      { file_base64: fixtures.jpeg().toString('base64'), filename: 'dni_valid.jpg' },
+      { file_url: `${base}/docs/dni_valid.jpg` },
+      { file_url: `${base}/docs/missing.jpg` },
+      { file_url: `${base}/docs/notes.jpg`, filename: 'notes.jpg' },
+    ];
+    const res = await app.request('POST', '/v1/batches', { json: { items, options: { expect: 'es_dni' } } });
+    expect(res.status).toBe(202);
+    expect(served).toEqual([]); // intake checked the addresses only
+    const pending = (await app.request('GET', `/v1/analyses/${res.body.analyses[1]}`)).body;
+    expect(pending).toMatchObject({ status: 'queued', batch_id: res.body.id, file: { name: 'dni_valid.jpg', mime_type: null, pages: 0, size_bytes: 0 } });
+
+    while (await runOneAnalysisJob(app.services));
+    expect(served.sort()).toEqual(['/docs/dni_valid.jpg', '/docs/missing.jpg', '/docs/notes.jpg']);
+    const [fromBase64, fromUrl, missing, notImage] = await Promise.all(res.body.analyses.map(async (id: string) => (await app.request('GET', `/v1/analyses/${id}`)).body));
+    expect(fromUrl).toMatchObject({ status: 'completed', file: { name: 'dni_valid.jpg', mime_type: 'image/jpeg', pages: 1, size_bytes: fixtures.jpeg().length } });
+    expect(fromUrl.verdict.status).toBe(fromBase64.verdict.status);
+    expect(missing).toMatchObject({ status: 'failed', usage: { credits: 0 }, error: { code: 'file_url_unreachable' }, file: { name: 'missing.jpg', mime_type: null } });
+    expect(notImage).toMatchObject({ status: 'failed', error: { code: 'unsupported_file_type' }, file: { name: 'notes.jpg' } });
+    const rows = await app.services.db.selectFrom('analyses').select(['id', 'source_url']).where('batch_id', '=', res.body.id).execute();
+    expect(rows.map((r) => r.source_url)).toEqual([null, null, null, null]); // the URL is not kept once used
+    const batch = (await app.request('GET', `/v1/batches/${res.body.id}`)).body;
+    expect(batch).toMatchObject({ status: 'completed', total: 4, counts: { completed: 2, failed: 2 } });
+  });
+
+  it('refuses a bad address at intake, naming the item, and creates nothing', async () => {
+    const before = await app.services.db.selectFrom('analyses').select('id').execute();
+    const items = [{ file_url: `${base}/docs/dni_valid.jpg` }, { file_url: 'http://example.com/dni.jpg' }];
+    const res = await app.request('POST', '/v1/batches', { json: { items } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_file_url', param: 'items.1.file_url' });
+    expect(await app.services.db.selectFrom('analyses').select('id').execute()).toHaveLength(before.length);
   });
 });

@@ -98,3 +98,45 @@ describe.each(DATABASES)('client-supplied file names on %s', (kind) => {
     expect((await app.request('GET', '/v1/document-types/es_dni')).status).toBe(200);
   });
 });
+
+describe.each(DATABASES)('JSON bodies over the 30 MB cap on %s', (kind) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(kind);
+  });
+  afterAll(() => app?.close());
+
+  // A real JPEG padded to 12 MiB (bytes after its end are ignored): two of them are 32 MiB of base64.
+  const padded = (name: string) => {
+    const bytes = new Uint8Array(12 * 1024 * 1024);
+    bytes.set(fixtures.jpeg());
+    return { bytes, name };
+  };
+  const count = async () => Number((await app.services.db.selectFrom('analyses').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('a JSON batch whose documents add up past it: 413 request_too_large pointing at multipart; the same files as multipart pass', async () => {
+    const files = [padded('dni_valid.jpg'), padded('passport.jpg')];
+    const before = await count();
+    const json = await app.request('POST', '/v1/batches', { json: { items: files.map((f) => ({ file_base64: Buffer.from(f.bytes).toString('base64'), filename: f.name })) } });
+    expect(json.status).toBe(413);
+    expect(json.body.error.code).toBe('request_too_large');
+    expect(json.body.error.message).toMatch(/multipart/);
+    expect(await count()).toBe(before);
+
+    const fd = new FormData();
+    for (const f of files) fd.append('files[]', new Blob([f.bytes]), f.name);
+    const multipart = await app.request('POST', '/v1/batches', { body: fd });
+    expect(multipart.status).toBe(202);
+    expect(multipart.body.total).toBe(2);
+  });
+
+  it('one document past it on analyze is the file that is too large (param file_base64); other routes say the request is', async () => {
+    const huge = Buffer.alloc(31 * 1024 * 1024, 0x41).toString('latin1');
+    const analyze = await app.request('POST', '/v1/analyze', { json: { file_base64: huge, filename: 'dni.jpg' } });
+    expect(analyze.status).toBe(413);
+    expect(analyze.body.error).toMatchObject({ code: 'file_too_large', param: 'file_base64' });
+    const endpoint = await app.request('POST', '/v1/webhook-endpoints', { json: { url: 'https://hooks.example/x', events: ['*'], description: huge } });
+    expect(endpoint.status).toBe(413);
+    expect(endpoint.body.error.code).toBe('request_too_large');
+  });
+});

@@ -91,7 +91,10 @@ export interface AnalysesTable {
   file_mime: string | null;
   file_pages: number;
   file_size: number;
-  file_sha256: string;
+  /** Null until a batch `file_url` item has been downloaded. */
+  file_sha256: string | null;
+  /** A batch `file_url` item not downloaded yet (the worker fetches it); null once fetched or failed. */
+  source_url: ColumnType<string | null, string | null | undefined, string | null>;
   file_key: string | null;
   storage_mode: 'none' | 'temporary' | 'persistent' | 'review';
   storage_expires_at: Timestamp | null;

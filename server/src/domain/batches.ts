@@ -16,6 +16,7 @@ import {
   insertStaged,
   prepareDocument,
   stageAnalysis,
+  stageUrlAnalysis,
   emitEvent,
   type Source,
 } from './analysis/pipeline.ts';
@@ -73,8 +74,10 @@ export async function toBatch(s: Services, row: BatchRow): Promise<Batch> {
 }
 
 /**
- * POST /v1/batches: every document is read and checked first (a bad one refuses the whole batch and
- * nothing is stored), then the batch, its analyses and their jobs are created in one transaction.
+ * POST /v1/batches: every document in the request (upload, base64) is read and checked first, and every `file_url` is
+ * checked as an address (a bad one refuses the whole batch and nothing is stored); then the batch, its analyses and
+ * their jobs are created in one transaction. `file_url` items are downloaded by the worker, so the request's time does
+ * not grow with the downloads: one that fails there fails that document alone (see stageUrlAnalysis).
  */
 export async function createBatch(s: Services, auth: Auth, common: AnalyzeOptions, items: BatchItemInput[], itemParam: (i: number) => string): Promise<Batch> {
   if (items.length === 0) throw new ApiError(400, 'empty_batch', 'El lote no tiene documentos.', 'items');
@@ -91,6 +94,10 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
     for (const [i, item] of items.entries()) {
       if (!item.source) throw new ApiError(400, 'missing_file', `El documento ${i} no tiene archivo (file_url, o file_base64 y filename).`, itemParam(i));
       const options = { ...normaliseOptions(mergeOptions(common, item.options), `${itemParam(i)}.options.`), async: true };
+      if (item.source.kind === 'url') {
+        staged.push(stageUrlAnalysis(s, auth, item.source.url, item.source.filename, options, batchId, `${itemParam(i)}.file_url`));
+        continue;
+      }
       const doc = await prepareDocument(s, item.source, maxPagesFor({ batch: true }), `${itemParam(i)}.`);
       staged.push(await stageAnalysis(s, auth, 'analysis', doc, options, batchId));
     }

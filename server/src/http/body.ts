@@ -12,6 +12,8 @@ import { assertJsonDepth } from './json-depth.ts';
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** A JSON body carries at most one file in base64 (4/3 of 20 MB) plus options. */
 export const MAX_JSON_BYTES = 30 * 1024 * 1024;
+/** Operations whose JSON body holds one document: past MAX_JSON_BYTES, that document is what is too large. */
+const SINGLE_DOCUMENT_OPERATIONS = new Set(['createAnalysis', 'createClassification', 'addDossierDocument']);
 /** Multipart bodies carry up to 100 files (batches); one more is read so the handler can say batch_too_large. */
 export const MAX_MULTIPART_FILES = 101;
 const MAX_MULTIPART_FIELD_BYTES = 1024 * 1024;
@@ -115,11 +117,11 @@ export function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
-async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+async function readRaw(req: IncomingMessage, limit: number, tooLarge: () => ApiError): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    throw fileTooLarge();
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -127,7 +129,7 @@ async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
     size += (chunk as Buffer).length;
     if (size > limit) {
       req.resume();
-      throw fileTooLarge();
+      throw tooLarge();
     }
     chunks.push(chunk as Buffer);
   }
@@ -135,10 +137,21 @@ async function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 const fileTooLarge = (): ApiError =>
-  new ApiError(413, 'file_too_large', 'El archivo supera el tamaño máximo de 20 MB.', 'file');
+  new ApiError(413, 'file_too_large', 'El archivo supera el tamaño máximo de 20 MB.', 'file_base64');
 
-export async function readJsonBody(req: IncomingMessage): Promise<ParsedBody> {
-  const raw = await readRaw(req, MAX_JSON_BYTES);
+/** Any other JSON body (a batch's base64 items add up): the request, not one file, is over the limit. */
+const requestTooLarge = (operationId: string) => (): ApiError =>
+  new ApiError(
+    413,
+    'request_too_large',
+    operationId === 'createBatch'
+      ? 'Un cuerpo JSON admite como máximo 30 MB. Envía los lotes más grandes como multipart/form-data (files[]) o con file_url en cada documento.'
+      : 'Un cuerpo JSON admite como máximo 30 MB.',
+  );
+
+/** Reads and parses a JSON body of at most MAX_JSON_BYTES (413 `file_too_large` on one-document operations, else `request_too_large`). */
+export async function readJsonBody(req: IncomingMessage, operationId = ''): Promise<ParsedBody> {
+  const raw = await readRaw(req, MAX_JSON_BYTES, SINGLE_DOCUMENT_OPERATIONS.has(operationId) ? fileTooLarge : requestTooLarge(operationId));
   if (raw.length === 0) return { kind: 'json', value: {} };
   const text = raw.toString('utf8');
   // Depth first, in one pass over the text: a body nested thousands deep is refused before it is built.

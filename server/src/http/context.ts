@@ -29,6 +29,8 @@ export interface Services {
   syncWaitMs?: number;
   /** How often a request holding an Idempotency-Key renews its lock (IDEMPOTENCY_HEARTBEAT_MS; tests shorten it). */
   idempotencyHeartbeatMs?: number;
+  /** Roots trusted for `file_url` downloads instead of Node's (tests serve files over HTTPS with a self-signed certificate). */
+  fileUrlCa?: string;
 }
 
 export interface Auth {

@@ -113,7 +113,7 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
           req.resume();
           throw new ApiError(415, 'unsupported_content_type', `Content-Type no admitido${media ? ` (${media})` : ''}: usa ${info.bodyTypes.join(' o ')}.`, 'Content-Type');
         } else if (media === 'application/json') {
-          body = await readJsonBody(req);
+          body = await readJsonBody(req, operation.operationId as string);
         } else if (media === 'multipart/form-data') {
           body = await readMultipartBody(req, uploadsDir(services.config.dataDir));
         }

@@ -12,7 +12,7 @@ import * as queue from '../../jobs/queue.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
 import { fanOutEvent } from '../../webhooks/deliveries.ts';
-import { decodeBase64File, downloadFileUrl, identifyUpload, inspectFile, maxPagesFor } from '../intake/index.ts';
+import { decodeBase64File, downloadFileUrl, filenameFromUrl, identifyUpload, inspectFile, maxPagesFor, parseFileUrl } from '../intake/index.ts';
 import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
 import type { NormalisedOptions } from './options.ts';
 import { toAnalysis, toClassification, type Analysis, type Classification, type StoredResult } from './presenter.ts';
@@ -46,7 +46,7 @@ const today = (s: Services): string => s.clock.now().toISOString().slice(0, 10);
 async function readSource(s: Services, source: Source): Promise<{ bytes: Uint8Array; filename: string; param: string }> {
   if (source.kind === 'upload') return { bytes: await source.read(), filename: source.filename || 'document', param: 'file' };
   if (source.kind === 'base64') return { bytes: decodeBase64File(source.value), filename: source.filename ?? 'document', param: 'file_base64' };
-  const got = await downloadFileUrl(source.url, { allowPrivate: s.config.allowPrivateUrls });
+  const got = await downloadFileUrl(source.url, { allowPrivate: s.config.allowPrivateUrls, ...(s.fileUrlCa ? { ca: s.fileUrlCa } : {}) });
   return { bytes: got.bytes, filename: source.filename ?? got.filename, param: 'file_url' };
 }
 
@@ -113,10 +113,84 @@ export async function stageAnalysis(
     file_size: doc.bytes.length,
     file_sha256: crypto.createHash('sha256').update(doc.bytes).digest('hex'),
     file_key: fileKey,
+    source_url: null,
     storage_mode: options.storage,
     storage_expires_at: null,
     created_at: now,
   };
+}
+
+/**
+ * A batch `file_url` item: its address is checked now (400 `invalid_file_url`, `param` naming the item), its download
+ * is the worker's first step (see fetchSource). Until then the analysis has no file: `mime_type` null, 0 pages, 0 bytes.
+ */
+export function stageUrlAnalysis(
+  s: Services,
+  auth: Auth,
+  url: string,
+  filename: string | undefined,
+  options: NormalisedOptions,
+  batchId: string,
+  param: string,
+): repo.NewAnalysis {
+  let parsed: URL;
+  try {
+    parsed = parseFileUrl(url, s.config.allowPrivateUrls).url;
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError(err.status, err.code, err.message, param, err.headers);
+    throw err;
+  }
+  const now = s.clock.now();
+  return {
+    id: newId('analysis', now.getTime()),
+    account_id: auth.account.id,
+    livemode: auth.livemode,
+    kind: 'analysis',
+    batch_id: batchId,
+    status: 'queued',
+    language: options.language,
+    options: options as unknown as Record<string, unknown>,
+    metadata: options.metadata,
+    keep_results: options.keep_results,
+    file_name: filename ?? filenameFromUrl(parsed),
+    file_mime: null,
+    file_pages: 0,
+    file_size: 0,
+    file_sha256: null,
+    file_key: null,
+    source_url: url,
+    storage_mode: options.storage,
+    storage_expires_at: null,
+    created_at: now,
+  };
+}
+
+/**
+ * Downloads, identifies and inspects a batch item's `file_url` and stores it as the original. A document that intake
+ * would have refused fails alone, with intake's code (`file_url_unreachable`, `file_too_large`, `unsupported_file_type`,
+ * `too_many_pages`, `unreadable_pdf`...); other errors are the job's (another attempt later).
+ */
+async function fetchSource(s: Services, row: AnalysisRow): Promise<{ bytes: Uint8Array } | { error: { code: string; message: string } }> {
+  let doc: PreparedDocument;
+  try {
+    doc = await prepareDocument(s, { kind: 'url', url: row.source_url!, filename: row.file_name }, maxPagesFor({ batch: true }));
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return { error: { code: err.code, message: err.message } };
+    throw err;
+  }
+  const fileKey = `${row.account_id}/${row.id}/original`;
+  await s.blobs.put(fileKey, doc.bytes);
+  const patch = {
+    file_key: fileKey,
+    file_mime: doc.mime,
+    file_pages: doc.pages,
+    file_size: doc.bytes.length,
+    file_sha256: crypto.createHash('sha256').update(doc.bytes).digest('hex'),
+    source_url: null,
+  };
+  await repo.updateAnalysis(s.db, row.id, patch);
+  Object.assign(row, patch);
+  return { bytes: doc.bytes };
 }
 
 /** Inserts staged analyses and their jobs in the caller's transaction; returns the job ids in order. */
@@ -353,7 +427,15 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
     await repo.updateAnalysis(s.db, id, { status: 'processing', started_at: s.clock.now() });
     row.status = 'processing';
   }
-  const bytes = row.file_key ? await s.blobs.get(row.file_key) : null;
+  let bytes: Uint8Array | null = null;
+  if (!row.file_key && row.source_url) {
+    const fetched = await fetchSource(s, row);
+    if ('error' in fetched) {
+      await finishFailed(s, row, options, fetched.error);
+      return DONE;
+    }
+    bytes = fetched.bytes;
+  } else if (row.file_key) bytes = await s.blobs.get(row.file_key);
   if (!bytes) {
     await finishFailed(s, row, options, { code: 'processing_failed', message: 'No se ha podido leer el archivo original.' });
     return DONE;
@@ -444,7 +526,7 @@ async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOp
   // Failed work is not charged: what it held goes back, in the same transaction.
   await s.db.transaction().execute(async (trx) => {
     await releaseCredits(trx, s, row.id);
-    await repo.updateAnalysis(trx, row.id, { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), credits_milli: 0, ...storagePatch(s, row, options) } as never);
+    await repo.updateAnalysis(trx, row.id, { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), credits_milli: 0, source_url: null, ...storagePatch(s, row, options) } as never);
   });
   if (options.storage === 'none' && row.file_key) await s.blobs.delete(row.file_key);
   const failed = (await repo.findAnalysisById(s.db, row.id))!;
