@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { ApiError } from '../../http/errors.ts';
 import { detectFileType, type AcceptedMime } from './detect.ts';
+import { assertNoPdfBomb } from './pdf-guard.ts';
 
 /** PDF page limits of the specification: synchronous requests, and `async: true` or batches. */
 export const MAX_PAGES_SYNC = 30;
@@ -73,6 +74,8 @@ export async function inspectFile(bytes: Uint8Array, mime: AcceptedMime, opts: I
   try {
     switch (mime) {
       case 'application/pdf': {
+        // Bombs first: nothing below (pdf.js here, the readers later) inflates a stream it has not been measured.
+        await assertNoPdfBomb(bytes);
         const pages = await countPdfPages(bytes);
         if (pages > opts.maxPages) throw tooManyPages(pages, opts.maxPages);
         return { pages };
