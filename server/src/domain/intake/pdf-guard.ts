@@ -5,18 +5,26 @@
  * metadata inflates to 1 GiB would take gigabytes and tens of seconds wherever it is opened. Here every stream of the
  * file is measured, never materialised: its filters run as counting decoders (zlib in the thread pool for Flate, so
  * the event loop keeps serving others), and the file is refused with 422 `unreadable_pdf` as soon as one stream passes
- * MAX_PDF_STREAM_INFLATED_BYTES or all of them MAX_PDF_INFLATED_BYTES, or an image declares more pixels than any
- * image upload may have. Streams found by a linear scan for `N G obj` headers, so a broken cross-reference table hides
+ * its limit (MAX_PDF_STREAM_INFLATED_BYTES, or for an image what its pixels need) or all of them MAX_PDF_INFLATED_BYTES,
+ * or an image declares more pixels than any image upload may have. Streams found by a linear scan for `N G obj` headers, so a broken cross-reference table hides
  * nothing; object streams hold no streams (PDF 32000-1, 7.5.7).
  */
 import zlib from 'node:zlib';
 import { ApiError } from '../../http/errors.ts';
 import { isDict, isName, isRef, isStream, objHeaders, PdfDocument, type PdfDict, type PdfValue } from '../../validators/pdf-signature/pdf.ts';
 
-/** One stream, decoded: far above a 600 dpi A4 page in RGB (100 MB); a scan is usually JPEG and not inflated at all. */
-export const MAX_PDF_STREAM_INFLATED_BYTES = 128 * 1024 * 1024;
-/** A whole document, decoded: measuring this much takes about a second; a real 200-page PDF needs a fraction. */
-export const MAX_PDF_INFLATED_BYTES = 512 * 1024 * 1024;
+/**
+ * One stream that is not an image, decoded (page content, fonts, metadata): real ones are kilobytes to a few MiB.
+ * An image stream may decode to what its declared pixels need (+1 MiB), up to MAX_PDF_IMAGE_STREAM_BYTES.
+ */
+export const MAX_PDF_STREAM_INFLATED_BYTES = 32 * 1024 * 1024;
+/** An image stream, decoded: a 600 dpi A4 page in RGB is 100 MB (a scan is usually JPEG, not inflated at all). */
+export const MAX_PDF_IMAGE_STREAM_BYTES = 128 * 1024 * 1024;
+/**
+ * A whole document, decoded. Photographic content inflates at most a few times its size, so a 20 MB file holds far
+ * less than this; only synthetic content (blank pages, a bomb) comes near it. Measuring it takes well under a second.
+ */
+export const MAX_PDF_INFLATED_BYTES = 256 * 1024 * 1024;
 /** An image XObject: the same pixel limit as an image upload (16383 × 16383). */
 export const MAX_PDF_IMAGE_PIXELS = 0x3fff * 0x3fff;
 /** Streams this small are inflated synchronously (at most ~1 MiB out): cheaper than a trip to the thread pool. */
@@ -32,9 +40,9 @@ class Budget {
     this.perStream = perStream;
     this.perDocument = perDocument;
   }
-  /** Bytes one stream may still produce. */
-  streamLimit(): number {
-    return Math.min(this.perStream, this.perDocument - this.total);
+  /** Bytes one stream may still produce (`own`: what the stream itself may need, an image's declared pixels). */
+  streamLimit(own = this.perStream): number {
+    return Math.min(own, this.perDocument - this.total);
   }
   spend(n: number): void {
     this.total += n;
@@ -61,16 +69,16 @@ export async function assertNoPdfBomb(bytes: Uint8Array, limits: PdfGuardLimits 
     if (!isStream(value) || seen.has(value.dataStart)) continue;
     seen.add(value.dataStart);
     const dict = value.dict;
-    checkImage(doc, dict);
+    const own = imageBytes(doc, dict, budget.perStream) ?? budget.perStream;
     const filters = listOf(resolve(doc, dict.m.get('Filter')));
     const params = listOf(resolve(doc, dict.m.get('DecodeParms') ?? dict.m.get('DP')));
-    const limit = budget.streamLimit();
+    const limit = budget.streamLimit(own);
     const produced = await measure(bytes.subarray(value.dataStart, value.dataEnd), filters, params, limit);
     if (produced > limit) {
       throw bomb(
-        budget.perDocument - budget.total < budget.perStream
+        limit < own
           ? `sus flujos comprimidos se expanden a más de ${mib(budget.perDocument)} MiB en total`
-          : `un flujo comprimido se expande a más de ${mib(budget.perStream)} MiB`,
+          : `un flujo comprimido se expande a más de ${mib(own)} MiB`,
       );
     }
     budget.spend(produced);
@@ -106,13 +114,18 @@ function resolve(doc: PdfDocument, v: PdfValue | undefined): PdfValue | undefine
   }
 }
 
-function checkImage(doc: PdfDocument, dict: PdfDict): void {
-  if (!isName(resolve(doc, dict.m.get('Subtype')), 'Image')) return;
+/**
+ * For an image XObject, the bytes its declared pixels decode to (+1 MiB of slack, at most MAX_PDF_IMAGE_STREAM_BYTES);
+ * undefined for any other stream. More pixels than an image upload may have is a bomb at once.
+ */
+function imageBytes(doc: PdfDocument, dict: PdfDict, floor: number): number | undefined {
+  if (!isName(resolve(doc, dict.m.get('Subtype')), 'Image')) return undefined;
   const w = resolve(doc, dict.m.get('Width') ?? dict.m.get('W'));
   const h = resolve(doc, dict.m.get('Height') ?? dict.m.get('H'));
-  if (typeof w === 'number' && typeof h === 'number' && w * h > MAX_PDF_IMAGE_PIXELS) {
-    throw bomb(`contiene una imagen de ${w}×${h} píxeles, más de las admitidas`);
-  }
+  if (typeof w !== 'number' || typeof h !== 'number' || w <= 0 || h <= 0) return undefined;
+  if (w * h > MAX_PDF_IMAGE_PIXELS) throw bomb(`contiene una imagen de ${w}×${h} píxeles, más de las admitidas`);
+  // Up to 4 components of 16 bits: what any colour space and depth may need.
+  return Math.max(floor, Math.min(MAX_PDF_IMAGE_STREAM_BYTES, w * h * 8 + 1024 * 1024));
 }
 
 /**
@@ -177,7 +190,7 @@ function countInflate(data: Uint8Array, limit: number): Promise<number> | number
   return new Promise((resolve) => {
     let count = 0;
     let done = false;
-    const inflater = zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const inflater = zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH, chunkSize: 1024 * 1024 });
     const finish = () => {
       if (done) return;
       done = true;
