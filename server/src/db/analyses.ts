@@ -101,9 +101,16 @@ export async function analysesWithExpiredFiles(db: Conn, now: Date, limit: numbe
     .execute();
 }
 
+/** Writes an event; false (and nothing written) when its subject already has an event of that type. */
 export async function insertEvent(
   db: Conn,
-  row: { id: string; account_id: string; livemode: boolean; type: string; payload: Record<string, unknown>; created_at: Date },
-): Promise<void> {
-  await db.insertInto('events').values({ ...row, payload: JSON.stringify(row.payload) }).execute();
+  row: { id: string; account_id: string; livemode: boolean; type: string; payload: Record<string, unknown>; subject_id: string | null; created_at: Date },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('events')
+    .values({ ...row, payload: JSON.stringify(row.payload) })
+    .onConflict((oc) => oc.columns(['subject_id', 'type']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
 }

@@ -156,6 +156,8 @@ export interface EventsTable {
   livemode: boolean;
   type: string;
   payload: Json<Record<string, unknown>>;
+  /** What the event is about (`an_...`, `bat_...`): at most one event of a type per subject. */
+  subject_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

@@ -131,23 +131,28 @@ export async function getBatch(s: Services, auth: Auth, id: string): Promise<Bat
 }
 
 /**
- * Called when an analysis of a batch reaches `completed` or `failed`: the last one completes the batch
- * (exactly once, even with several workers), renders its exports and sends `batch.completed`.
+ * Called when an analysis of a batch reaches `completed` or `failed`: the last one completes the batch (exactly once,
+ * even with several workers: a conditional update), renders its exports and sends `batch.completed`. `recovering`: the
+ * job of a finished analysis ran again after its process died; if that process had completed the batch but not sent
+ * the event, this finishes it (the event is written once per batch whatever happens).
  */
-export async function onBatchAnalysisFinished(s: Services, batchId: string): Promise<void> {
+export async function onBatchAnalysisFinished(s: Services, batchId: string, opts: { recovering?: boolean } = {}): Promise<void> {
   const counts = await batchRepo.batchCounts(s.db, batchId);
   if (counts.queued + counts.processing > 0) return;
-  if (!(await batchRepo.markBatchCompleted(s.db, batchId, s.clock.now()))) return;
+  const won = await batchRepo.markBatchCompleted(s.db, batchId, s.clock.now());
+  if (!won && !opts.recovering) return; // another worker completes it now
   const batch = (await batchRepo.findBatchById(s.db, batchId))!;
-  const rows = await batchRepo.analysesOfBatch(s.db, batchId);
-  const analyses = rows.map((r) => toAnalysis(s, r));
-  const map: Record<string, string> = {};
-  for (const format of BATCH_EXPORT_FORMATS) {
-    const rendered = await renderAnalysesExport(format, analyses, { language: batch.language, generatedAt: s.clock.now(), name: batchId });
-    const exportId = await storeExport(s, { analysis_id: null, batch_id: batchId }, `${batch.account_id}/batches/${batchId}`, format, rendered);
-    map[format] = exportId;
+  if (Object.keys(batch.exports ?? {}).length === 0) {
+    const rows = await batchRepo.analysesOfBatch(s.db, batchId);
+    const analyses = rows.map((r) => toAnalysis(s, r));
+    const map: Record<string, string> = {};
+    for (const format of BATCH_EXPORT_FORMATS) {
+      const rendered = await renderAnalysesExport(format, analyses, { language: batch.language, generatedAt: s.clock.now(), name: batchId });
+      const exportId = await storeExport(s, { analysis_id: null, batch_id: batchId }, `${batch.account_id}/batches/${batchId}`, format, rendered);
+      map[format] = exportId;
+    }
+    await batchRepo.setBatchExports(s.db, batchId, map);
   }
-  await batchRepo.setBatchExports(s.db, batchId, map);
   const done = (await batchRepo.findBatchById(s.db, batchId))!;
-  await emitEvent(s, { account_id: done.account_id, livemode: done.livemode }, 'batch.completed', await toBatch(s, done));
+  await emitEvent(s, { account_id: done.account_id, livemode: done.livemode }, 'batch.completed', await toBatch(s, done), undefined, batchId);
 }

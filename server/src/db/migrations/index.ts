@@ -6,6 +6,7 @@ import * as m0003 from './0003_webhook_deliveries.ts';
 import * as m0005 from './0005_charging.ts';
 import * as m0006 from './0006_ephemeral_deliveries.ts';
 import * as m0007 from './0007_batch_downloads.ts';
+import * as m0008 from './0008_event_subjects.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_charging': m0005,
   '0006_ephemeral_deliveries': m0006,
   '0007_batch_downloads': m0007,
+  '0008_event_subjects': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -372,6 +372,8 @@ export async function emitEvent(
   type: string,
   data: unknown,
   within?: Transaction<DB>,
+  /** What the event is about (`an_...`, `bat_...`): a second event of this type about it is not written nor sent. */
+  subject?: string,
 ): Promise<void> {
   const event = {
     id: newId('event', s.clock.now().getTime()),
@@ -383,7 +385,8 @@ export async function emitEvent(
   };
   const ephemeral = scope.keep_results === false;
   const write = async (trx: Transaction<DB>): Promise<void> => {
-    await repo.insertEvent(trx, ephemeral ? { ...event, payload: { ...event.payload, data: redacted(data) } } : event);
+    const stored = ephemeral ? { ...event, payload: { ...event.payload, data: redacted(data) } } : event;
+    if (!(await repo.insertEvent(trx, { ...stored, subject_id: subject ?? null }))) return;
     await fanOutEvent(trx, s.clock, { ...event, ephemeral });
   };
   if (within) await write(within);
@@ -421,8 +424,13 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
     await releaseCredits(s.db, s, id);
     return DONE;
   }
-  if (row.status === 'completed' || row.status === 'failed') return DONE;
   const options = row.options as unknown as NormalisedOptions;
+  if (row.status === 'completed' || row.status === 'failed') {
+    // Finished, yet its job ran again: the process that finished it died before the job was done. What follows the
+    // end (exports, events, usage, the batch) may be missing; settle it again (each step happens once).
+    await settleFinished(s, row, options, { recovering: true });
+    return DONE;
+  }
   if (row.status === 'queued') {
     await repo.updateAnalysis(s.db, id, { status: 'processing', started_at: s.clock.now() });
     row.status = 'processing';
@@ -476,18 +484,33 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
   if (patch.file_key === null && row.file_key) await s.blobs.delete(row.file_key);
   const done = await repo.findAnalysisById(s.db, id);
   if (!done) return DONE; // deleted while it ran (DELETE released its credits)
-  await createExports(s, done, options);
-  const final = (await repo.findAnalysisById(s.db, id))!;
-  const body = await presentWithExports(s, final);
-  if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body);
-  if (result.verdict && result.verdict.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body);
-  await onFinished(s, final);
-  if (charged > 0) await notifyIfLow(s, final.account_id, (data, trx) => emitEvent(s, { account_id: final.account_id, livemode: true }, 'credits.low', data, trx));
+  await settleFinished(s, done, options);
+  if (charged > 0) await notifyIfLow(s, done.account_id, (data, trx) => emitEvent(s, { account_id: done.account_id, livemode: true }, 'credits.low', data, trx));
   return DONE;
 }
 
+/**
+ * What follows the end of an analysis, completed or failed: its exports, its events, its usage record and its batch.
+ * Each step happens once however often this runs (exports only when missing, one event of a type per analysis, one
+ * usage record per analysis, one `batch.completed`), so a job that runs again after a crash completes what the dead
+ * process left undone and sends nothing twice.
+ */
+async function settleFinished(s: Services, row: AnalysisRow, options: NormalisedOptions, opts: { recovering?: boolean } = {}): Promise<void> {
+  if (row.status === 'completed' && Object.keys(row.exports ?? {}).length === 0) await createExports(s, row, options);
+  const final = (await repo.findAnalysisById(s.db, row.id))!;
+  if (final.status === 'completed') {
+    const body = await presentWithExports(s, final);
+    if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body, undefined, final.id);
+    const verdict = (final.result as { verdict?: { status?: string } | null } | null)?.verdict;
+    if (verdict?.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body, undefined, final.id);
+  } else {
+    await emitEvent(s, final, 'analysis.failed', present(s, final), undefined, final.id);
+  }
+  await onFinished(s, final, opts);
+}
+
 /** Whatever follows the end of an analysis, completed or failed: its usage record, and its batch. */
-export async function onFinished(s: Services, row: AnalysisRow): Promise<void> {
+export async function onFinished(s: Services, row: AnalysisRow, opts: { recovering?: boolean } = {}): Promise<void> {
   await recordUsage(s.db, {
     analysis_id: row.id,
     account_id: row.account_id,
@@ -501,7 +524,7 @@ export async function onFinished(s: Services, row: AnalysisRow): Promise<void> {
   });
   if (row.batch_id) {
     const { onBatchAnalysisFinished } = await import('../batches.ts');
-    await onBatchAnalysisFinished(s, row.batch_id);
+    await onBatchAnalysisFinished(s, row.batch_id, opts);
   }
 }
 
@@ -529,9 +552,7 @@ async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOp
     await repo.updateAnalysis(trx, row.id, { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), credits_milli: 0, source_url: null, ...storagePatch(s, row, options) } as never);
   });
   if (options.storage === 'none' && row.file_key) await s.blobs.delete(row.file_key);
-  const failed = (await repo.findAnalysisById(s.db, row.id))!;
-  await emitEvent(s, failed, 'analysis.failed', present(s, failed));
-  await onFinished(s, failed);
+  await settleFinished(s, (await repo.findAnalysisById(s.db, row.id))!, options);
 }
 
 /** The `export` option: each format rendered once, stored, and offered through a signed URL for 24 h. */
