@@ -57,6 +57,11 @@ describe('judgeAddress: only public unicast is reachable', () => {
     ['2002:7f00:1::', '6to4(loopback)'],
     ['2002:a00:1::', '6to4(private)'],
     ['[::1]', 'loopback'],
+    // Outside 2000::/3, the only IPv6 space assigned for global unicast.
+    ['4000::1', 'unassigned'],
+    ['1::1', 'unassigned'],
+    ['::1:7f00:1', 'unassigned'],
+    ['::ffff:1:7f00:1', 'unassigned'],
     ['not-an-ip', 'invalid'],
     ['', 'invalid'],
     ['1.2.3', 'invalid'],

@@ -58,7 +58,10 @@ export function judgeAddress(address: string): AddressVerdict {
     const v = judgeV4(new ipaddr.IPv4(v6.toByteArray().slice(12, 16)));
     return { allowed: v.allowed, range: `ipv4Compatible(${v.range})` };
   }
-  // Teredo (2001::/32) hides its IPv4 server and client; `reserved` includes documentation space.
+  // Global unicast is 2000::/3 (RFC 4291, IANA): everything else ipaddr.js calls `unicast` (`1::1`, `4000::1`,
+  // `::1:7f00:1`) is unassigned, and no public host lives there. Teredo (2001::/32) hides its IPv4 server and client;
+  // `reserved` includes documentation space.
+  if (range === 'unicast' && (v6.toByteArray()[0] & 0xe0) !== 0x20) return { allowed: false, range: 'unassigned' };
   return { allowed: range === 'unicast', range };
 }
 
