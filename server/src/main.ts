@@ -6,6 +6,7 @@ import { countAccounts } from './db/accounts.ts';
 import { DataDirLockedError } from './db/database.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 import { createAccount } from './domain/accounts.ts';
+import { releaseLeasesOfDeadProcesses } from './jobs/recovery.ts';
 import { startWorker } from './jobs/worker.ts';
 import { createLogger } from './logger.ts';
 import { openServices } from './services.ts';
@@ -31,6 +32,12 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw err;
+  }
+
+  // The embedded database is this process's alone: a lease in it belongs to a process that died (kill -9, power loss).
+  if (services.database.kind === 'pglite') {
+    const freed = await releaseLeasesOfDeadProcesses(services.db, services.clock.now());
+    if (freed.jobs + freed.deliveries + freed.idempotencyKeys > 0) logger.info(freed, 'took up the work of a process that stopped without finishing it');
   }
 
   // First start on an empty database: make a default account so a newcomer can call the API at once.
