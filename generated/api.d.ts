@@ -2652,7 +2652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -2827,7 +2827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -2979,6 +2979,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
             429: {
                 headers: {
@@ -3111,6 +3130,25 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -3321,7 +3359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -3464,6 +3502,25 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -3741,7 +3798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -4016,7 +4073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -4187,6 +4244,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
             429: {
                 headers: {
@@ -4340,7 +4416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -4594,7 +4670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -4765,6 +4841,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
             429: {
                 headers: {
@@ -4892,7 +4987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -5034,7 +5129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -5147,6 +5242,25 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `publishable_key_not_allowed`, `face_verification_not_enabled`. */
             403: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -5395,7 +5509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -5547,6 +5661,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
             429: {
                 headers: {
@@ -5679,6 +5812,25 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -5848,7 +6000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -6082,7 +6234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -6217,6 +6369,25 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -6402,6 +6573,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
             429: {
                 headers: {
@@ -6512,6 +6702,25 @@ export interface operations {
             };
             /** @description Forbidden: `forbidden`, `publishable_key_not_allowed`, `face_verification_not_enabled`. */
             403: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -6681,7 +6890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -6831,7 +7040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -7065,7 +7274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -7200,6 +7409,25 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -7448,7 +7676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -7583,6 +7811,25 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -7749,7 +7996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -7983,7 +8230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -8135,6 +8382,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
             429: {
                 headers: {
@@ -8267,6 +8533,25 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];
@@ -8584,7 +8869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"] | components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many requests: `rate_limited`, `concurrency_limit`, `pages_rate_limited`. */
@@ -8705,6 +8990,25 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`, `route_not_found`, `file_not_stored`. */
             404: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unprocessable: `invalid_parameter`, `idempotency_key_reused`, `too_many_pages`, `unreadable_image`, `unreadable_pdf`, `file_url_unreachable`, `processing_unavailable`, `invalid_url`, `documents_required`, `template_not_found`. */
+            422: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
                     "X-Request-Id": components["schemas"]["RequestId"];

@@ -345,7 +345,9 @@ async function provoke(t, d) {
         setJson(t, INVALID_BODY[d.op]);
         return true;
       }
-      return false;
+      // Every operation refuses a query parameter it does not declare.
+      setQuery(t, { not_a_parameter: '1' });
+      return true;
     case 429: {
       // A key limited to 1 request per second (scripts/contract.ts): align to a fresh one-second window, spend it,
       // then Dredd's request is the second of the window. Public routes are limited per address (50/s).

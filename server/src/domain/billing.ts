@@ -181,6 +181,10 @@ export async function getUsage(
   const now = s.clock.now();
   const from = q.from ?? isoDay(monthStart(now));
   const to = q.to ?? isoDay(now);
+  // The `date` format admits year 0000, which the calendar (and PostgreSQL) has not.
+  for (const [param, day] of [['from', from], ['to', to]] as const) {
+    if (day < '0001-01-01') throw new ApiError(422, 'invalid_parameter', `'${param}' está fuera del calendario (el año 0000 no existe).`, param);
+  }
   if (to < from) throw new ApiError(422, 'invalid_parameter', "'to' no puede ser anterior a 'from'.", 'to');
   const rows = await aggregateUsage(s.db, { account_id: auth.account.id, livemode: auth.livemode }, { from, to, type: q.type, kind: q.kind });
   const data = rows.map((r) => ({ date: r.day, type: r.document_type, kind: r.kind, count: r.count, pages: r.pages, credits: credits(r.credits_milli) }));

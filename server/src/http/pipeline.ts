@@ -6,6 +6,7 @@ import { authenticate } from './auth.ts';
 import { hasBody, mediaTypeOf, readJsonBody, readMultipartBody, uploadsDir, type ParsedBody } from './body.ts';
 import type { Handler, RequestContext, Services } from './context.ts';
 import { ApiError, toErrorResponse } from './errors.ts';
+import { assertCleanRequest } from './clean-strings.ts';
 import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { validationError } from './validation.ts';
@@ -122,6 +123,9 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
       }
 
       const idempotencyKey = info.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
+
+      // NUL and lone surrogates: no column can hold them (422, not a 500 from the database).
+      assertCleanRequest(new URLSearchParams(queryString), body);
 
       // Schema validation of path, query, headers and JSON bodies.
       const validation = spec.api.validateRequest(

@@ -20,6 +20,7 @@ import {
   type ValidatorResult,
 } from '../../validators/index.ts';
 import type { PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
+import { isIsoDate } from '../../validators/types.ts';
 import { t } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
 
@@ -58,6 +59,8 @@ export const ENGINE_VALIDATORS = ['not_expired', 'holder', 'age', 'id_number', '
 const WARNING_VALIDATORS = new Set(['date_consistency']);
 const QUALITY_WARNINGS = new Set(['low_quality', 'blurry', 'cropped', 'glare', 'screen_photo_suspected', 'photocopy_suspected', 'multiple_documents', 'side_missing']);
 
+/** A date field the date checks can judge: a real `YYYY-MM-DD` (a reading may hold anything); otherwise as missing. */
+const dateOf = (v: unknown): string | null => (isIsoDate(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
 const isEmpty = (v: unknown): boolean => v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
@@ -221,13 +224,13 @@ export function runChecks(input: CheckInput): CheckOutcome {
     const hasField = (f: string) => entry.fields.includes(f);
     // not_expired: on by default for the types that say so; false disables.
     if (hasField('expiry_date') && (c.not_expired ?? entry.expiry_check_default)) {
-      const expiry = str(fields.expiry_date);
+      const expiry = dateOf(fields.expiry_date);
       if (!expiry) reason('not_expired', 'warning', 'not_expired.missing');
       else if (notExpired(expiry, referenceDate)) reason('not_expired', 'info', 'not_expired.ok', { date: expiry });
       else reason('not_expired', 'error', 'not_expired.fail', { date: expiry });
     }
     if (c.max_age_days !== undefined && hasField('issue_date')) {
-      const issue = str(fields.issue_date);
+      const issue = dateOf(fields.issue_date);
       if (!issue) reason('max_age_days', 'warning', 'max_age_days.missing');
       else {
         const days = issueAgeDays(issue, referenceDate);
@@ -235,7 +238,7 @@ export function runChecks(input: CheckInput): CheckOutcome {
       }
     }
     if ((c.min_age_years !== undefined || c.max_age_years !== undefined) && hasField('birth_date')) {
-      const birth = str(fields.birth_date);
+      const birth = dateOf(fields.birth_date);
       if (!birth) reason(c.min_age_years !== undefined ? 'min_age_years' : 'max_age_years', 'warning', 'age.missing');
       else {
         const age = ageYears(birth, referenceDate);

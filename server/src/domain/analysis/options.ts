@@ -1,6 +1,7 @@
 import type { components } from '../../../../generated/api.d.ts';
 import { resolveExpect, type Language } from '../../catalogue/index.ts';
 import type { MultipartField } from '../../http/body.ts';
+import { firstUncleanPath } from '../../http/clean-strings.ts';
 import { ApiError } from '../../http/errors.ts';
 import { assertJsonDepth } from '../../http/json-depth.ts';
 import { validationError } from '../../http/validation.ts';
@@ -64,6 +65,10 @@ export function optionsFromMultipart(fields: MultipartField[]): { raw: Record<st
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new ApiError(400, 'invalid_options', "El campo 'options' debe ser un objeto JSON.", 'options');
+    }
+    const unclean = firstUncleanPath(parsed);
+    if (unclean !== undefined) {
+      throw new ApiError(422, 'invalid_parameter', `El valor 'options.${unclean}' contiene un carácter NUL o Unicode no válido (un sustituto UTF-16 suelto).`, `options.${unclean}`);
     }
     checkAgainstSchema(parsed, 'options.');
     return { raw: parsed as Record<string, unknown>, prefix: 'options.' };

@@ -75,9 +75,18 @@ export interface PreparedDocument {
 }
 
 export async function prepareDocument(s: Services, source: Source, maxPages: number, paramPrefix = ''): Promise<PreparedDocument> {
-  const { bytes, filename, param } = await readSource(s, source);
   // In a batch the item names the parameter (`files[].3`, `items.3.file_url`).
-  const named = paramPrefix === '' ? param : source.kind === 'upload' ? paramPrefix.replace(/\.$/, '') : `${paramPrefix}${param}`;
+  const itemParam = (param: string) => (paramPrefix === '' ? param : source.kind === 'upload' ? paramPrefix.replace(/\.$/, '') : `${paramPrefix}${param}`);
+  let read: Awaited<ReturnType<typeof readSource>>;
+  try {
+    read = await readSource(s, source);
+  } catch (err) {
+    // Reading itself refused it (`empty_file`, `invalid_base64`, a download error): the item's name too.
+    if (err instanceof ApiError && err.param && paramPrefix !== '') throw new ApiError(err.status, err.code, err.message, itemParam(err.param), err.headers);
+    throw err;
+  }
+  const { bytes, filename, param } = read;
+  const named = itemParam(param);
   const mime = identifyUpload(bytes, named);
   const { pages } = await inspectFile(bytes, mime, { maxPages, param: named });
   return { bytes, filename, mime, pages };

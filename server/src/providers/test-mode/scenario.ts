@@ -116,7 +116,8 @@ function resolveBase(ws: string[]): { type: string; modifiers: string[] } | null
   if (getEntry(id)) return { type: id, modifiers: [] };
   const slug = resolveExpect(ws.join('-'));
   if (slug) return { type: slug.type, modifiers: [] };
-  const alias = ALIASES[id];
+  // Own keys only: a file named `constructor.jpg` must not find Object.prototype.constructor.
+  const alias = Object.hasOwn(ALIASES, id) ? ALIASES[id] : undefined;
   if (alias) return { type: alias.type, modifiers: alias.modifiers ?? [] };
   return null;
 }
@@ -141,10 +142,10 @@ export function parseScenario(filename: string): Scenario {
   const ignored: string[] = [];
   for (let i = start; i < ws.length; i++) {
     const two = i + 1 < ws.length ? `${ws[i]}_${ws[i + 1]}` : null;
-    if (two && MODIFIERS[two]) {
+    if (two && Object.hasOwn(MODIFIERS, two)) {
       if (!modifiers.includes(two)) modifiers.push(two);
       i++;
-    } else if (MODIFIERS[ws[i]]) {
+    } else if (Object.hasOwn(MODIFIERS, ws[i])) {
       if (!modifiers.includes(ws[i])) modifiers.push(ws[i]);
     } else if (COUNTRY_CODES.has(ws[i]) && country === null) {
       country = ws[i].toUpperCase();
