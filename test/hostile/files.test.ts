@@ -11,6 +11,7 @@ import { MAX_JSON_DEPTH } from '../../server/src/http/json-depth.ts';
 import { DATABASES, startTestApp, type TestApp, type TestResponse } from '../support/app.ts';
 import { fixtures, form } from '../support/files.ts';
 import { deflatedZeros, pdfWith } from '../support/pdf-bombs.ts';
+import { hugePng } from '../unit/intake/helpers.ts';
 
 const MiB = 1024 * 1024;
 /** Answer time of the hostile request, and the longest the event loop may stall meanwhile. */
@@ -20,34 +21,6 @@ const STALL_MS = 500;
 const OTHER_MS = 1_500;
 /** RSS growth allowed while one case runs (the app, PGlite and the test share this process). */
 const RSS_MIB = 200;
-
-/** A PNG whose header declares `w` × `h` pixels, with one tiny (wrong-sized) IDAT: what a decoder must not trust. */
-function pngDeclaring(w: number, h: number): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const c = Buffer.alloc(4);
-    c.writeUInt32BE(crc(td));
-    return Buffer.concat([len, td, c]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 describe.each(DATABASES)('hostile files on %s', (kind) => {
   let app: TestApp;
@@ -106,7 +79,7 @@ describe.each(DATABASES)('hostile files on %s', (kind) => {
   }
 
   it('a PNG declaring 100000 × 100000 pixels: 422 unreadable_image from its header, never decoded', async () => {
-    const res = await hostile(() => app.request('POST', '/v1/analyze', { body: form({ bytes: pngDeclaring(100_000, 100_000), name: 'dni.png' }) }));
+    const res = await hostile(() => app.request('POST', '/v1/analyze', { body: form({ bytes: hugePng(100_000, 100_000), name: 'dni.png' }) }));
     expect(res.body.error).toMatchObject({ code: 'unreadable_image', param: 'file' });
   });
 

@@ -44,6 +44,10 @@ export function assertCleanRequest(query: URLSearchParams, body: ParsedBody): vo
   }
   if (body.kind === 'json') {
     const path = firstUncleanPath(body.value);
+    if (path === 'file_url' || path?.endsWith('.file_url')) {
+      // Its own code: a URL with a NUL in it is not a valid URL (400 invalid_file_url, as every other bad address).
+      throw new ApiError(400, 'invalid_file_url', 'file_url no es válida: contiene un carácter NUL o Unicode no válido.', path);
+    }
     if (path !== undefined) throw refuse(path.replace(/[\u0000\ud800-\udfff]/g, '\ufffd'), 'El valor');
   } else if (body.kind === 'multipart') {
     for (const f of body.fields) if (!isCleanString(f.value) || !isCleanString(f.name)) throw refuse(f.name, 'El campo');

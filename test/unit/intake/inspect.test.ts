@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,7 +9,7 @@ import {
   inspectFile,
   maxPagesFor,
 } from '../../../server/src/domain/intake/inspect.ts';
-import { expectApiError, FIXTURES, SHARED } from './helpers.ts';
+import { expectApiError, FIXTURES, hugePng, SHARED } from './helpers.ts';
 
 const SYNC = { maxPages: MAX_PAGES_SYNC };
 const ASYNC = { maxPages: MAX_PAGES_ASYNC };
@@ -30,29 +29,6 @@ function noise(width: number, height: number): Buffer {
     px[i] = x >> 16;
   }
   return px;
-}
-
-function pngChunk(type: string, data: Uint8Array): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A structurally valid PNG header that declares width × height (a decompression bomb's shape). */
-function hugePng(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
 }
 
 const img: Record<string, Buffer> = {};

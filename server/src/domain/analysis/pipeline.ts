@@ -101,12 +101,27 @@ export async function stageAnalysis(
   options: NormalisedOptions,
   batchId: string | null = null,
 ): Promise<repo.NewAnalysis> {
+  const row = newAnalysisRow(s, auth, kind, options, batchId, {
+    file_name: doc.filename,
+    file_mime: doc.mime,
+    file_pages: doc.pages,
+    file_size: doc.bytes.length,
+    file_sha256: crypto.createHash('sha256').update(doc.bytes).digest('hex'),
+    file_key: null,
+    source_url: null,
+  });
+  row.file_key = `${auth.account.id}/${row.id}/original`;
+  await s.blobs.put(row.file_key, doc.bytes);
+  return row;
+}
+
+type FileColumns = Pick<repo.NewAnalysis, 'file_name' | 'file_mime' | 'file_pages' | 'file_size' | 'file_sha256' | 'file_key' | 'source_url'>;
+
+/** The row of a new, queued analysis with this file (or a batch item's URL still to fetch). */
+function newAnalysisRow(s: Services, auth: Auth, kind: Kind, options: NormalisedOptions, batchId: string | null, file: FileColumns): repo.NewAnalysis {
   const now = s.clock.now();
-  const id = newId('analysis', now.getTime());
-  const fileKey = `${auth.account.id}/${id}/original`;
-  await s.blobs.put(fileKey, doc.bytes);
   return {
-    id,
+    id: newId('analysis', now.getTime()),
     account_id: auth.account.id,
     livemode: auth.livemode,
     kind,
@@ -116,13 +131,7 @@ export async function stageAnalysis(
     options: options as unknown as Record<string, unknown>,
     metadata: options.metadata,
     keep_results: options.keep_results,
-    file_name: doc.filename,
-    file_mime: doc.mime,
-    file_pages: doc.pages,
-    file_size: doc.bytes.length,
-    file_sha256: crypto.createHash('sha256').update(doc.bytes).digest('hex'),
-    file_key: fileKey,
-    source_url: null,
+    ...file,
     storage_mode: options.storage,
     storage_expires_at: null,
     created_at: now,
@@ -149,18 +158,7 @@ export function stageUrlAnalysis(
     if (err instanceof ApiError) throw new ApiError(err.status, err.code, err.message, param, err.headers);
     throw err;
   }
-  const now = s.clock.now();
-  return {
-    id: newId('analysis', now.getTime()),
-    account_id: auth.account.id,
-    livemode: auth.livemode,
-    kind: 'analysis',
-    batch_id: batchId,
-    status: 'queued',
-    language: options.language,
-    options: options as unknown as Record<string, unknown>,
-    metadata: options.metadata,
-    keep_results: options.keep_results,
+  return newAnalysisRow(s, auth, 'analysis', options, batchId, {
     file_name: filename ?? filenameFromUrl(parsed),
     file_mime: null,
     file_pages: 0,
@@ -168,10 +166,7 @@ export function stageUrlAnalysis(
     file_sha256: null,
     file_key: null,
     source_url: url,
-    storage_mode: options.storage,
-    storage_expires_at: null,
-    created_at: now,
-  };
+  });
 }
 
 /**
