@@ -32,6 +32,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { attemptsOf, listDeliveriesOfEndpoint } from '../../server/src/db/webhook-deliveries.ts';
 import { insertWebhookEndpoint } from '../../server/src/db/webhook-endpoints.ts';
@@ -579,10 +580,21 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
   let app: TestApp;
   const clock = new ManualClock(Date.now());
 
+  // The server's event loop and memory are watched over the whole group: a refusal that froze the others would fail.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  let rssBefore = 0;
+  let rssPeak = 0;
+  let sampler: NodeJS.Timeout | undefined;
+
   beforeAll(async () => {
     app = await startTestApp(kind, { clock }); // allowPrivateUrls: false, as in production
+    rssBefore = rssPeak = process.memoryUsage().rss;
+    sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
+    loop.enable();
   });
   afterAll(async () => {
+    loop.disable();
+    clearInterval(sampler);
     await app?.close();
   });
 
@@ -883,6 +895,11 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
     });
     expect(res.status).toBe(501);
     expectNothingArrived(from);
+  });
+
+  it('meanwhile the event loop never stalled a second and memory stayed bounded', () => {
+    expect(loop.max / 1e6, 'longest event-loop stall (ms)').toBeLessThan(1_000);
+    expect((rssPeak - rssBefore) / 2 ** 20, 'RSS growth (MiB)').toBeLessThan(300);
   });
 });
 
