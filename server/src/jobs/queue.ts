@@ -14,28 +14,35 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** Use a known id (so a caller can claim the job it just made). */
   id?: string;
+  /**
+   * Insert it already claimed by this process for this long (attempt 1): the caller runs it at once, and no other
+   * worker can take it in between (a synchronous request owns its job from the moment it exists).
+   */
+  claimedForMs?: number;
 }
 
-export async function enqueue(db: Conn, clock: Clock, queue: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<string> {
+export async function enqueue(db: Conn, clock: Clock, queue: string, payload: Record<string, unknown>, opts: EnqueueOptions = {}): Promise<JobRow> {
   const now = clock.now();
   const id = opts.id ?? newId('job', now.getTime());
-  await db
+  const claimed = opts.claimedForMs !== undefined;
+  return db
     .insertInto('jobs')
     .values({
       id,
       queue,
       payload: JSON.stringify(payload),
-      status: 'pending',
+      status: claimed ? 'running' : 'pending',
       run_at: opts.runAt ?? now,
+      ...(claimed ? { attempts: 1 } : {}),
       max_attempts: opts.maxAttempts ?? 5,
-      locked_until: null,
-      locked_by: null,
+      locked_until: claimed ? new Date(now.getTime() + opts.claimedForMs!) : null,
+      locked_by: claimed ? WORKER_ID : null,
       last_error: null,
       created_at: now,
       updated_at: now,
     })
-    .execute();
-  return id;
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**

@@ -197,16 +197,19 @@ async function fetchSource(s: Services, row: AnalysisRow): Promise<{ bytes: Uint
   return { bytes: doc.bytes };
 }
 
-/** Inserts staged analyses and their jobs in the caller's transaction; returns the job ids in order. */
-export async function insertStaged(s: Services, trx: Parameters<typeof repo.insertAnalysis>[0], rows: repo.NewAnalysis[]): Promise<string[]> {
-  const jobIds: string[] = [];
+/**
+ * Inserts staged analyses and their jobs in the caller's transaction; returns the jobs in order. `claim`: the jobs are
+ * born claimed by this process (a synchronous request runs its own job; no worker may take it first).
+ */
+export async function insertStaged(s: Services, trx: Parameters<typeof repo.insertAnalysis>[0], rows: repo.NewAnalysis[], opts: { claim?: boolean } = {}): Promise<JobRow[]> {
+  const jobs: JobRow[] = [];
   for (const row of rows) {
-    const jobId = newId('job', s.clock.now().getTime());
     await repo.insertAnalysis(trx, row);
-    await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: row.id }, { id: jobId, maxAttempts: JOB_MAX_ATTEMPTS });
-    jobIds.push(jobId);
+    jobs.push(
+      await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: row.id }, { maxAttempts: JOB_MAX_ATTEMPTS, ...(opts.claim ? { claimedForMs: PROCESS_LEASE_MS } : {}) }),
+    );
   }
-  return jobIds;
+  return jobs;
 }
 
 /**
@@ -218,12 +221,14 @@ export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source
   const doc = await prepareDocument(s, source, maxPagesFor({ async: options.async }));
   const row = await stageAnalysis(s, auth, kind, doc, options);
   const id = row.id;
-  let jobId: string;
+  let job: JobRow;
   try {
-    [jobId] = await s.db.transaction().execute(async (trx) => {
+    [job] = await s.db.transaction().execute(async (trx) => {
       // Live work holds its price first (402 refuses it, and then nothing is created).
       await reserveCredits(trx, s, auth, [{ analysis_id: id, price_milli: priceMilli(kind, false), batch_id: null }]);
-      return insertStaged(s, trx, [row]);
+      // A synchronous request owns its job from the moment it exists: a worker that polls right after the commit
+      // must not take it (the request would then answer 202 for work done in milliseconds).
+      return insertStaged(s, trx, [row], { claim: !options.async });
     });
   } catch (err) {
     await s.blobs.delete(row.file_key!);
@@ -235,16 +240,12 @@ export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source
   }
   // Synchronous: run the job here, now, and wait for it at most the synchronous wait; past it the caller gets 202
   // and the same work goes on in this process (it is not started again, and it is charged once).
-  const job = await queue.claim(s.db, s.clock, ANALYSIS_QUEUE, PROCESS_LEASE_MS, jobId);
-  let outcome: ProcessOutcome | null = { kind: 'deferred', remainingMs: 0 };
-  if (job) {
-    const provider = auth.livemode ? s.providers.live : s.providers.test;
-    const wait = s.syncWaitMs ?? SYNC_WAIT_MS;
-    // A simulated reader says how long it "took"; a real one takes it.
-    const running = runClaimedJob(s, job, id, { syncBudgetMs: provider?.simulated ? wait : undefined });
-    outcome = await within(running, wait);
-    if (!outcome) track(s, running.then(() => forgetIfFinished(s, id)));
-  }
+  const provider = auth.livemode ? s.providers.live : s.providers.test;
+  const wait = s.syncWaitMs ?? SYNC_WAIT_MS;
+  // A simulated reader says how long it "took"; a real one takes it.
+  const running = runClaimedJob(s, job, id, { syncBudgetMs: provider?.simulated ? wait : undefined });
+  const outcome: ProcessOutcome | null = await within(running, wait);
+  if (!outcome) track(s, running.then(() => forgetIfFinished(s, id)));
   const after = (await repo.findAnalysisById(s.db, id))!;
   const body = await presentWithExports(s, after);
   if (outcome?.kind === 'done' && !after.keep_results) await forget(s, after);
