@@ -1,16 +1,50 @@
 import crypto from 'node:crypto';
 import type { HandlerResult, RequestContext } from './context.ts';
 
+interface Rendered {
+  raw: Buffer;
+  etag: string;
+}
+
+function render(body: unknown): Rendered {
+  const raw = Buffer.from(JSON.stringify(body));
+  return { raw, etag: `"${crypto.createHash('sha256').update(raw).digest('base64url').slice(0, 32)}"` };
+}
+
 /**
- * A cacheable JSON response: a strong ETag over the exact body, and 304 with no body when the
- * client's `If-None-Match` names it (or `*`).
+ * Rendered bodies of responses that never change while the process lives, least recently used first. Bounded in
+ * bytes: the first page of the catalogue in one language is about half a megabyte, and `q` is free text.
  */
-export function cacheableJson(ctx: RequestContext, body: unknown, cacheControl: string): HandlerResult {
-  const json = JSON.stringify(body);
-  const etag = `"${crypto.createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
+const memo = new Map<string, Rendered>();
+const MEMO_BYTES = 16 * 1024 * 1024;
+let memoBytes = 0;
+
+/**
+ * A cacheable JSON response whose body depends only on `key` for the life of the process (the catalogue is code): a
+ * strong ETag over the exact body, and 304 with no body when the client's `If-None-Match` names it (or `*`). Rendered
+ * and hashed once, then served from memory, so a 304 costs a string comparison. `build` may throw (a 404): nothing
+ * is kept then.
+ */
+export function memoizedJson(ctx: RequestContext, key: string, build: () => unknown, cacheControl: string): HandlerResult {
+  let hit = memo.get(key);
+  if (hit) memo.delete(key);
+  else {
+    hit = render(build());
+    memoBytes += hit.raw.length;
+  }
+  memo.set(key, hit);
+  for (const [oldest, r] of memo) {
+    if (memoBytes <= MEMO_BYTES || oldest === key) break;
+    memo.delete(oldest);
+    memoBytes -= r.raw.length;
+  }
+  return conditional(ctx, hit, cacheControl);
+}
+
+function conditional(ctx: RequestContext, { raw, etag }: Rendered, cacheControl: string): HandlerResult {
   const headers = { 'Cache-Control': cacheControl, ETag: etag };
   const ifNoneMatch = ctx.headers['if-none-match'];
   const tags = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : (ifNoneMatch ?? '')).split(',').map((t) => t.trim().replace(/^W\//, ''));
   if (tags.includes(etag) || tags.includes('*')) return { status: 304, headers, raw: new Uint8Array(0) };
-  return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, raw: Buffer.from(json) };
+  return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, raw };
 }
