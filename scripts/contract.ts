@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fixtures } from '../test/support/files.ts';
-import { PUBLIC_RATE_LIMIT_PER_SECOND } from '../server/src/http/pipeline.ts';
 import { handlers, isPending } from '../server/src/routes/index.ts';
 import { freePort } from './free-port.ts';
 
@@ -25,6 +24,8 @@ const HOOKS = path.join(ROOT, 'test/contract/hooks.cjs');
 function log(message: string): void {
   process.stdout.write(`contract: ${message}\n`);
 }
+
+const CONTRACT_PUBLIC_RATE_LIMIT = 50;
 
 /** The server's environment: nothing of the caller's database or providers, only what this run sets. */
 function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -84,7 +85,8 @@ async function main(): Promise<number> {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     // Live readers off: the contract's 503 live_mode_unavailable transactions need a server without live mode.
-    const env = serverEnv({ COTEJO_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', COTEJO_BASE_URL: baseUrl, COTEJO_LIVE_READERS: 'none' });
+    // A low public limit, so that Dredd's 429 on a public route takes a burst of 50 requests, not 1,000.
+    const env = serverEnv({ COTEJO_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', COTEJO_BASE_URL: baseUrl, COTEJO_LIVE_READERS: 'none', COTEJO_PUBLIC_RATE_LIMIT: String(CONTRACT_PUBLIC_RATE_LIMIT) });
 
     // Accounts and keys through the CLI, on the embedded database, before the server holds it.
     const main = cli(['accounts', 'create', '--name', 'Contract'], env);
@@ -113,7 +115,7 @@ async function main(): Promise<number> {
       keys: { test: main.keys.test, live: main.keys.live, publishable: main.keys.test_publishable, throttled: throttled.keys.test },
       fixtures: fixturePaths,
       pending,
-      publicRateLimit: PUBLIC_RATE_LIMIT_PER_SECOND,
+      publicRateLimit: CONTRACT_PUBLIC_RATE_LIMIT,
     };
 
     // Dredd's report goes to a file, not a pipe: Dredd ends with process.exit(), which cuts a piped report short.

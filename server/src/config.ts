@@ -20,6 +20,8 @@ export interface Config {
   ocrLanguages: OcrLanguage[];
   /** Live readings run at once in this process; more wait their turn (memory and CPU are bounded by it). */
   readingConcurrency: number;
+  /** Requests per second one client address may make to the public routes (the catalogue, /openapi.json...). */
+  publicRateLimitPerSecond: number;
 }
 
 export const LOCAL_READERS = ['mrz', 'pdf417', 'text', 'ocr'] as const;
@@ -127,6 +129,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  let publicRateLimitPerSecond = 1000;
+  if (env.COTEJO_PUBLIC_RATE_LIMIT !== undefined && env.COTEJO_PUBLIC_RATE_LIMIT !== '') {
+    publicRateLimitPerSecond = Number(env.COTEJO_PUBLIC_RATE_LIMIT);
+    if (!Number.isInteger(publicRateLimitPerSecond) || publicRateLimitPerSecond < 1 || publicRateLimitPerSecond > 1_000_000) {
+      problems.push(`COTEJO_PUBLIC_RATE_LIMIT must be an integer from 1 to 1000000 (got "${env.COTEJO_PUBLIC_RATE_LIMIT}")`);
+    }
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, liveReaders, ocrLanguages, readingConcurrency };
+  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond };
 }

@@ -42,6 +42,22 @@ describe.each(DATABASES)('rate limit on %s', (kind) => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
+  it('public routes have their own per-address limit (COTEJO_PUBLIC_RATE_LIMIT), apart from failed authentication', async () => {
+    const own = await startTestApp(kind, { clock, config: { publicRateLimitPerSecond: 5 } });
+    try {
+      clock.advance(1000);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await own.request('GET', '/v1/document-types/es_dni', { key: null })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      // Spent on the catalogue, the address may still fail authentication (its own bucket of 50).
+      const unauthenticated = await own.request('GET', '/v1/webhook-endpoints', { key: null });
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.headers.get('ratelimit-limit')).toBe('50');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('limits requests without a valid key per address, with the same headers', async () => {
     clock.advance(1000);
     const res = await app.request('GET', '/v1/webhook-endpoints', { key: null });

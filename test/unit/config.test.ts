@@ -43,6 +43,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('the public routes allow 1,000 requests a second per address unless COTEJO_PUBLIC_RATE_LIMIT says otherwise', () => {
+    expect(loadConfig({}).publicRateLimitPerSecond).toBe(1000);
+    expect(loadConfig({ COTEJO_PUBLIC_RATE_LIMIT: '20' }).publicRateLimitPerSecond).toBe(20);
+    for (const v of ['0', '-5', '2.5', 'lots']) expect(() => loadConfig({ COTEJO_PUBLIC_RATE_LIMIT: v }), v).toThrow(/COTEJO_PUBLIC_RATE_LIMIT/);
+  });
+
   it('reports every problem at once, naming the variable', () => {
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', COTEJO_BASE_URL: 'ftp://x', COTEJO_ALLOW_PRIVATE_URLS: 'maybe', LOG_LEVEL: 'loud' });

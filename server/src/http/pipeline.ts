@@ -11,8 +11,12 @@ import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredRes
 import type { RateLimiter } from './rate-limit.ts';
 import { validationError } from './validation.ts';
 
-/** Requests without an API key (the public routes) are limited per client address. */
-export const PUBLIC_RATE_LIMIT_PER_SECOND = 50;
+/**
+ * Requests whose key fails authentication are limited per client address (it slows down key guessing). The public
+ * routes have their own per-address limit, `COTEJO_PUBLIC_RATE_LIMIT` (1,000/s by default: a public, cacheable
+ * catalogue behind one NAT must not starve).
+ */
+export const FAILED_AUTH_RATE_LIMIT_PER_SECOND = 50;
 
 interface OperationInfo {
   operation: Operation;
@@ -77,7 +81,10 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
 
       // Authentication, then the per-key rate limit. Requests without a valid key (public routes,
       // and failed authentication, which also slows down key guessing) are limited per address.
-      const byAddress = () => limiter.hit(`ip:${req.ip ?? 'unknown'}`, PUBLIC_RATE_LIMIT_PER_SECOND);
+      const byAddress = () =>
+        info.isPublic
+          ? limiter.hit(`public:${req.ip ?? 'unknown'}`, services.config.publicRateLimitPerSecond)
+          : limiter.hit(`unauthenticated:${req.ip ?? 'unknown'}`, FAILED_AUTH_RATE_LIMIT_PER_SECOND);
       let auth = null;
       if (!info.isPublic) {
         try {
