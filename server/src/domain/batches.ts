@@ -154,5 +154,5 @@ export async function onBatchAnalysisFinished(s: Services, batchId: string, opts
     await batchRepo.setBatchExports(s.db, batchId, map);
   }
   const done = (await batchRepo.findBatchById(s.db, batchId))!;
-  await emitEvent(s, { account_id: done.account_id, livemode: done.livemode }, 'batch.completed', await toBatch(s, done), undefined, batchId);
+  await emitEvent(s, { account_id: done.account_id, livemode: done.livemode }, 'batch.completed', await toBatch(s, done), { subject: batchId });
 }

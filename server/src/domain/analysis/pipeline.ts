@@ -101,18 +101,21 @@ export async function stageAnalysis(
   options: NormalisedOptions,
   batchId: string | null = null,
 ): Promise<repo.NewAnalysis> {
-  const row = newAnalysisRow(s, auth, kind, options, batchId, {
-    file_name: doc.filename,
-    file_mime: doc.mime,
-    file_pages: doc.pages,
-    file_size: doc.bytes.length,
-    file_sha256: crypto.createHash('sha256').update(doc.bytes).digest('hex'),
-    file_key: null,
-    source_url: null,
-  });
-  row.file_key = `${auth.account.id}/${row.id}/original`;
-  await s.blobs.put(row.file_key, doc.bytes);
+  const row = newAnalysisRow(s, auth, kind, options, batchId, { file_name: doc.filename, file_key: null, source_url: null, ...describeFile(doc) });
+  row.file_key = await storeOriginal(s, row, doc);
   return row;
+}
+
+/** What the analysis records of its file once it has it. */
+function describeFile(doc: PreparedDocument): Pick<repo.NewAnalysis, 'file_mime' | 'file_pages' | 'file_size' | 'file_sha256'> {
+  return { file_mime: doc.mime, file_pages: doc.pages, file_size: doc.bytes.length, file_sha256: crypto.createHash('sha256').update(doc.bytes).digest('hex') };
+}
+
+/** Stores the original of an analysis; returns its blob key. */
+async function storeOriginal(s: Services, row: { account_id: string; id: string }, doc: PreparedDocument): Promise<string> {
+  const key = `${row.account_id}/${row.id}/original`;
+  await s.blobs.put(key, doc.bytes);
+  return key;
 }
 
 type FileColumns = Pick<repo.NewAnalysis, 'file_name' | 'file_mime' | 'file_pages' | 'file_size' | 'file_sha256' | 'file_key' | 'source_url'>;
@@ -182,16 +185,7 @@ async function fetchSource(s: Services, row: AnalysisRow): Promise<{ bytes: Uint
     if (err instanceof ApiError && err.status < 500) return { error: { code: err.code, message: err.message } };
     throw err;
   }
-  const fileKey = `${row.account_id}/${row.id}/original`;
-  await s.blobs.put(fileKey, doc.bytes);
-  const patch = {
-    file_key: fileKey,
-    file_mime: doc.mime,
-    file_pages: doc.pages,
-    file_size: doc.bytes.length,
-    file_sha256: crypto.createHash('sha256').update(doc.bytes).digest('hex'),
-    source_url: null,
-  };
+  const patch = { file_key: await storeOriginal(s, row, doc), source_url: null, ...describeFile(doc) };
   await repo.updateAnalysis(s.db, row.id, patch);
   Object.assign(row, patch);
   return { bytes: doc.bytes };
@@ -376,10 +370,13 @@ export async function emitEvent(
   scope: { account_id: string; livemode: boolean; keep_results?: boolean },
   type: string,
   data: unknown,
-  within?: Transaction<DB>,
-  /** What the event is about (`an_...`, `bat_...`): a second event of this type about it is not written nor sent. */
-  subject?: string,
+  opts: {
+    within?: Transaction<DB>;
+    /** What the event is about (`an_...`, `bat_...`): a second event of this type about it is not written nor sent. */
+    subject?: string;
+  } = {},
 ): Promise<void> {
+  const { within, subject } = opts;
   const event = {
     id: newId('event', s.clock.now().getTime()),
     account_id: scope.account_id,
@@ -490,7 +487,7 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
   const done = await repo.findAnalysisById(s.db, id);
   if (!done) return DONE; // deleted while it ran (DELETE released its credits)
   await settleFinished(s, done, options);
-  if (charged > 0) await notifyIfLow(s, done.account_id, (data, trx) => emitEvent(s, { account_id: done.account_id, livemode: true }, 'credits.low', data, trx));
+  if (charged > 0) await notifyIfLow(s, done.account_id, (data, trx) => emitEvent(s, { account_id: done.account_id, livemode: true }, 'credits.low', data, { within: trx }));
   return DONE;
 }
 
@@ -501,15 +498,15 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
  * process left undone and sends nothing twice.
  */
 async function settleFinished(s: Services, row: AnalysisRow, options: NormalisedOptions, opts: { recovering?: boolean } = {}): Promise<void> {
-  if (row.status === 'completed' && Object.keys(row.exports ?? {}).length === 0) await createExports(s, row, options);
-  const final = (await repo.findAnalysisById(s.db, row.id))!;
+  // The row carries its export ids once they exist: read it again only when they were just made.
+  const final = row.status === 'completed' && (await createExports(s, row, options)) ? (await repo.findAnalysisById(s.db, row.id))! : row;
   if (final.status === 'completed') {
     const body = await presentWithExports(s, final);
-    if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body, undefined, final.id);
+    if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body, { subject: final.id });
     const verdict = (final.result as { verdict?: { status?: string } | null } | null)?.verdict;
-    if (verdict?.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body, undefined, final.id);
+    if (verdict?.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body, { subject: final.id });
   } else {
-    await emitEvent(s, final, 'analysis.failed', present(s, final), undefined, final.id);
+    await emitEvent(s, final, 'analysis.failed', present(s, final), { subject: final.id });
   }
   await onFinished(s, final, opts);
 }
@@ -560,7 +557,6 @@ async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOp
   await settleFinished(s, (await repo.findAnalysisById(s.db, row.id))!, options);
 }
 
-/** The `export` option: each format rendered once, stored, and offered through a signed URL for 24 h. */
 /** Stores a rendered export for 24 h under `keyPrefix` and returns its `exp_` id (for a signed URL). */
 export async function storeExport(
   s: Services,
@@ -585,8 +581,10 @@ export async function storeExport(
   return exportId;
 }
 
-async function createExports(s: Services, row: AnalysisRow, options: NormalisedOptions): Promise<void> {
-  if (row.kind !== 'analysis' || options.export.length === 0) return;
+/** The `export` option: each format rendered once, stored, and offered through a signed URL for 24 h. True when made now. */
+async function createExports(s: Services, row: AnalysisRow, options: NormalisedOptions): Promise<boolean> {
+  // None asked for, or already made (a job that runs again after a crash).
+  if (row.kind !== 'analysis' || options.export.length === 0 || Object.keys(row.exports ?? {}).length > 0) return false;
   const { renderAnalysisExport } = await import('../../exports/index.ts');
   const analysis = toAnalysis(s, row);
   const map: Record<string, string> = {};
@@ -596,4 +594,5 @@ async function createExports(s: Services, row: AnalysisRow, options: NormalisedO
     map[format] = exportId;
   }
   await repo.updateAnalysis(s.db, row.id, { exports: JSON.stringify(map) } as never);
+  return true;
 }

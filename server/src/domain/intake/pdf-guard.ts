@@ -41,7 +41,7 @@ class Budget {
     this.perDocument = perDocument;
   }
   /** Bytes one stream may still produce (`own`: what the stream itself may need, an image's declared pixels). */
-  streamLimit(own = this.perStream): number {
+  streamLimit(own: number): number {
     return Math.min(own, this.perDocument - this.total);
   }
   spend(n: number): void {
