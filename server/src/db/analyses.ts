@@ -3,10 +3,14 @@ import type { AnalysesTable, AnalysisRow, DB, ExportRow } from './schema.ts';
 
 type Conn = Kysely<DB> | Transaction<DB>;
 
-export type NewAnalysis = Omit<AnalysisRow, 'credits_milli' | 'exports' | 'result' | 'error' | 'document_type' | 'started_at' | 'completed_at' | 'file_deleted_at'>;
+export type NewAnalysis = Omit<AnalysisRow, 'credits_milli' | 'exports' | 'result' | 'error' | 'document_type' | 'started_at' | 'completed_at' | 'file_deleted_at'> & {
+  /** Set when the analysis is born `processing` (a synchronous request runs it at once). */
+  started_at?: Date | null;
+};
 
-export async function insertAnalysis(db: Conn, row: NewAnalysis): Promise<void> {
-  await db
+/** Inserts the analysis and returns it as stored (defaults included). */
+export async function insertAnalysis(db: Conn, row: NewAnalysis): Promise<AnalysisRow> {
+  return db
     .insertInto('analyses')
     .values({
       ...row,
@@ -15,11 +19,12 @@ export async function insertAnalysis(db: Conn, row: NewAnalysis): Promise<void> 
       result: null,
       error: null,
       document_type: null,
-      started_at: null,
+      started_at: row.started_at ?? null,
       completed_at: null,
       file_deleted_at: null,
     })
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function findAnalysisById(db: Conn, id: string): Promise<AnalysisRow | undefined> {
@@ -65,12 +70,21 @@ export async function listAnalyses(db: Conn, scope: { account_id: string; livemo
   return q.orderBy('id', 'desc').limit(f.limit + 1).execute();
 }
 
-export async function updateAnalysis(db: Conn, id: string, patch: Updateable<AnalysesTable>): Promise<void> {
+function serialisePatch(patch: Updateable<AnalysesTable>): Updateable<AnalysesTable> {
   const values: Record<string, unknown> = { ...patch };
   for (const k of ['result', 'error', 'exports', 'options', 'metadata'] as const) {
     if (k in values && values[k] !== null && typeof values[k] !== 'string') values[k] = JSON.stringify(values[k]);
   }
-  await db.updateTable('analyses').set(values as Updateable<AnalysesTable>).where('id', '=', id).execute();
+  return values as Updateable<AnalysesTable>;
+}
+
+export async function updateAnalysis(db: Conn, id: string, patch: Updateable<AnalysesTable>): Promise<void> {
+  await db.updateTable('analyses').set(serialisePatch(patch)).where('id', '=', id).execute();
+}
+
+/** Updates the analysis and returns it as it now is; undefined when it no longer exists (deleted meanwhile). */
+export async function updateAnalysisReturning(db: Conn, id: string, patch: Updateable<AnalysesTable>): Promise<AnalysisRow | undefined> {
+  return db.updateTable('analyses').set(serialisePatch(patch)).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 export async function deleteAnalysisRow(db: Conn, id: string): Promise<void> {

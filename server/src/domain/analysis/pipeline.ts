@@ -12,6 +12,7 @@ import * as queue from '../../jobs/queue.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
 import { fanOutEvent } from '../../webhooks/deliveries.ts';
+import { withDocumentMemory } from '../intake/memory-gate.ts';
 import { decodeBase64File, downloadFileUrl, filenameFromUrl, identifyUpload, inspectFile, maxPagesFor, parseFileUrl } from '../intake/index.ts';
 import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
 import type { NormalisedOptions } from './options.ts';
@@ -32,7 +33,7 @@ export type Kind = 'analysis' | 'classification';
 
 /** Where the document comes from. */
 export type Source =
-  | { kind: 'upload'; read: () => Promise<Uint8Array>; filename: string }
+  | { kind: 'upload'; read: () => Promise<Uint8Array>; filename: string; size: number }
   | { kind: 'base64'; value: string; filename: string | undefined }
   | { kind: 'url'; url: string; filename: string | undefined };
 
@@ -192,18 +193,23 @@ async function fetchSource(s: Services, row: AnalysisRow): Promise<{ bytes: Uint
 }
 
 /**
- * Inserts staged analyses and their jobs in the caller's transaction; returns the jobs in order. `claim`: the jobs are
- * born claimed by this process (a synchronous request runs its own job; no worker may take it first).
+ * Inserts staged analyses and their jobs in the caller's transaction; returns them as stored, in order. `claim`: the
+ * jobs are born claimed by this process and the analyses `processing` (a synchronous request runs its own job; no
+ * worker may take it first).
  */
-export async function insertStaged(s: Services, trx: Parameters<typeof repo.insertAnalysis>[0], rows: repo.NewAnalysis[], opts: { claim?: boolean } = {}): Promise<JobRow[]> {
-  const jobs: JobRow[] = [];
-  for (const row of rows) {
-    await repo.insertAnalysis(trx, row);
-    jobs.push(
-      await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: row.id }, { maxAttempts: JOB_MAX_ATTEMPTS, ...(opts.claim ? { claimedForMs: PROCESS_LEASE_MS } : {}) }),
-    );
+export async function insertStaged(
+  s: Services,
+  trx: Parameters<typeof repo.insertAnalysis>[0],
+  rows: repo.NewAnalysis[],
+  opts: { claim?: boolean } = {},
+): Promise<Array<{ row: AnalysisRow; job: JobRow }>> {
+  const staged: Array<{ row: AnalysisRow; job: JobRow }> = [];
+  for (const r of rows) {
+    const row = await repo.insertAnalysis(trx, opts.claim ? { ...r, status: 'processing', started_at: r.created_at } : r);
+    const job = await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: row.id }, { maxAttempts: JOB_MAX_ATTEMPTS, ...(opts.claim ? { claimedForMs: PROCESS_LEASE_MS } : {}) });
+    staged.push({ row, job });
   }
-  return jobs;
+  return staged;
 }
 
 /**
@@ -212,12 +218,27 @@ export async function insertStaged(s: Services, trx: Parameters<typeof repo.inse
  */
 export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source: Source, options: NormalisedOptions): Promise<CreateResult> {
   assertModeAvailable(s, auth);
+  // The document stays in memory until the answer: it waits for its room in the process's document memory.
+  return withDocumentMemory(documentWeight(source), () => analyse(s, auth, kind, source, options));
+}
+
+/**
+ * The memory a document from this source takes once read. A `file_url` is not counted: its size is unknown until
+ * downloaded, and a slow server must not hold room that uploads wait for.
+ */
+export function documentWeight(source: Source): number {
+  if (source.kind === 'upload') return source.size;
+  if (source.kind === 'base64') return Math.ceil((source.value.length * 3) / 4);
+  return 0;
+}
+
+async function analyse(s: Services, auth: Auth, kind: Kind, source: Source, options: NormalisedOptions): Promise<CreateResult> {
   const doc = await prepareDocument(s, source, maxPagesFor({ async: options.async }));
   const row = await stageAnalysis(s, auth, kind, doc, options);
   const id = row.id;
-  let job: JobRow;
+  let staged: { row: AnalysisRow; job: JobRow };
   try {
-    [job] = await s.db.transaction().execute(async (trx) => {
+    [staged] = await s.db.transaction().execute(async (trx) => {
       // Live work holds its price first (402 refuses it, and then nothing is created).
       await reserveCredits(trx, s, auth, [{ analysis_id: id, price_milli: priceMilli(kind, false), batch_id: null }]);
       // A synchronous request owns its job from the moment it exists: a worker that polls right after the commit
@@ -229,18 +250,17 @@ export async function createAnalysis(s: Services, auth: Auth, kind: Kind, source
     throw err;
   }
 
-  if (options.async) {
-    return { status: 202, body: present(s, (await repo.findAnalysisById(s.db, id))!) };
-  }
+  if (options.async) return { status: 202, body: present(s, staged.row) };
   // Synchronous: run the job here, now, and wait for it at most the synchronous wait; past it the caller gets 202
-  // and the same work goes on in this process (it is not started again, and it is charged once).
+  // and the same work goes on in this process (it is not started again, and it is charged once). The row and the
+  // bytes are in hand: the job reads neither again.
   const provider = auth.livemode ? s.providers.live : s.providers.test;
   const wait = s.syncWaitMs ?? SYNC_WAIT_MS;
   // A simulated reader says how long it "took"; a real one takes it.
-  const running = runClaimedJob(s, job, id, { syncBudgetMs: provider?.simulated ? wait : undefined });
+  const running = runClaimedJob(s, staged.job, id, { syncBudgetMs: provider?.simulated ? wait : undefined, row: staged.row, bytes: doc.bytes });
   const outcome: ProcessOutcome | null = await within(running, wait);
   if (!outcome) track(s, running.then(() => forgetIfFinished(s, id)));
-  const after = (await repo.findAnalysisById(s.db, id))!;
+  const after = outcome?.kind === 'done' && outcome.row ? outcome.row : (await repo.findAnalysisById(s.db, id))!;
   const body = await presentWithExports(s, after);
   if (outcome?.kind === 'done' && !after.keep_results) await forget(s, after);
   return { status: outcome?.kind === 'done' ? 200 : 202, body };
@@ -274,14 +294,14 @@ export async function forgetIfFinished(s: Services, id: string): Promise<void> {
  * lease only lapses when this process dies, and then another worker takes the job again). Errors are the job's:
  * they schedule another attempt or fail the analysis, never the caller's request.
  */
-export async function runClaimedJob(s: Services, job: JobRow, id: string, opts: { syncBudgetMs?: number } = {}): Promise<ProcessOutcome> {
+export async function runClaimedJob(s: Services, job: JobRow, id: string, opts: Omit<ProcessOptions, 'job'> = {}): Promise<ProcessOutcome> {
   const beat = setInterval(() => {
     queue.extendLease(s.db, s.clock, job.id, PROCESS_LEASE_MS).catch((err) => s.logger.warn({ err, job: job.id }, 'could not extend a job lease'));
   }, PROCESS_LEASE_MS / 4);
   beat.unref();
   try {
-    const outcome = await processAnalysis(s, id, opts);
-    if (outcome.kind === 'done') await queue.complete(s.db, s.clock, job.id);
+    const outcome = await processAnalysis(s, id, { ...opts, job });
+    if (outcome.kind === 'done' && !outcome.jobCompleted) await queue.complete(s.db, s.clock, job.id);
     else if (outcome.kind === 'deferred') await queue.defer(s.db, s.clock, job, new Date(s.clock.now().getTime() + outcome.remainingMs));
     return outcome;
   } catch (err) {
@@ -410,17 +430,30 @@ function storagePatch(s: Services, row: AnalysisRow, options: NormalisedOptions)
   return {};
 }
 
-/** done; deferred (a simulated reading slower than the synchronous wait); retry (the attempt threw, the job runs again). */
-export type ProcessOutcome = { kind: 'done' } | { kind: 'deferred'; remainingMs: number } | { kind: 'retry' };
+/**
+ * done (`row`: the analysis as it ended, when known; `jobCompleted`: its job was marked done with it); deferred (a
+ * simulated reading slower than the synchronous wait); retry (the attempt threw, the job runs again).
+ */
+export type ProcessOutcome = { kind: 'done'; row?: AnalysisRow; jobCompleted?: boolean } | { kind: 'deferred'; remainingMs: number } | { kind: 'retry' };
 const DONE: ProcessOutcome = { kind: 'done' };
+
+export interface ProcessOptions {
+  /** A synchronous request's budget: a simulated reading slower than this is deferred to a worker. */
+  syncBudgetMs?: number;
+  /** The claimed job running this analysis: it is marked done in the transaction that ends the analysis. */
+  job?: JobRow;
+  /** The analysis and its original, when the caller has them in hand (a synchronous request): not read again. */
+  row?: AnalysisRow;
+  bytes?: Uint8Array;
+}
 
 /**
  * Processes a claimed analysis. With a synchronous budget, a reading slower than the budget leaves the
  * analysis `processing` for a worker to finish after the rest of its time (`deferred`); otherwise it
  * ends `completed` or `failed`.
  */
-export async function processAnalysis(s: Services, id: string, opts: { syncBudgetMs?: number } = {}): Promise<ProcessOutcome> {
-  const row = await repo.findAnalysisById(s.db, id);
+export async function processAnalysis(s: Services, id: string, opts: ProcessOptions = {}): Promise<ProcessOutcome> {
+  const row = opts.row ?? (await repo.findAnalysisById(s.db, id));
   if (!row) {
     // Deleted before it ran: whatever it held goes back.
     await releaseCredits(s.db, s, id);
@@ -437,24 +470,17 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
     await repo.updateAnalysis(s.db, id, { status: 'processing', started_at: s.clock.now() });
     row.status = 'processing';
   }
-  let bytes: Uint8Array | null = null;
-  if (!row.file_key && row.source_url) {
+  let bytes: Uint8Array | null = opts.bytes ?? null;
+  if (bytes) {
+    // In hand already.
+  } else if (!row.file_key && row.source_url) {
     const fetched = await fetchSource(s, row);
-    if ('error' in fetched) {
-      await finishFailed(s, row, options, fetched.error);
-      return DONE;
-    }
+    if ('error' in fetched) return finishFailed(s, row, options, fetched.error, opts.job);
     bytes = fetched.bytes;
   } else if (row.file_key) bytes = await s.blobs.get(row.file_key);
-  if (!bytes) {
-    await finishFailed(s, row, options, { code: 'processing_failed', message: 'No se ha podido leer el archivo original.' });
-    return DONE;
-  }
+  if (!bytes) return finishFailed(s, row, options, { code: 'processing_failed', message: 'No se ha podido leer el archivo original.' }, opts.job);
   const provider = row.livemode ? s.providers.live : s.providers.test;
-  if (!provider) {
-    await finishFailed(s, row, options, { code: 'processing_failed', message: 'El modo live no está disponible.' });
-    return DONE;
-  }
+  if (!provider) return finishFailed(s, row, options, { code: 'processing_failed', message: 'El modo live no está disponible.' }, opts.job);
   const reading = await provider.read({
     bytes,
     filename: row.file_name,
@@ -469,35 +495,69 @@ export async function processAnalysis(s: Services, id: string, opts: { syncBudge
     precise_bboxes: options.precise_bboxes,
   });
   if (opts.syncBudgetMs !== undefined && reading.latencyMs > opts.syncBudgetMs) return { kind: 'deferred', remainingMs: reading.latencyMs - opts.syncBudgetMs };
-  if (reading.failure) {
-    await finishFailed(s, row, options, reading.failure);
-    return DONE;
-  }
+  if (reading.failure) return finishFailed(s, row, options, reading.failure, opts.job);
   const signature = row.file_mime === 'application/pdf' && row.kind === 'analysis' ? await verifyPdfSignatures(bytes, { trustStore: s.trustStore, at: s.clock.now() }) : null;
   const result = buildResult(s, row, options, reading, signature);
-  const completedAt = s.clock.now();
-  const patch = { status: 'completed' as const, result: result as unknown as Record<string, unknown>, document_type: result.document?.type ?? null, completed_at: completedAt, ...storagePatch(s, row, options) };
+  const patch = { status: 'completed' as const, result: result as unknown as Record<string, unknown>, document_type: result.document?.type ?? null, completed_at: s.clock.now(), ...storagePatch(s, row, options) };
   // Completed and charged together: the held credits become the charge, exactly once.
-  const charged = await s.db.transaction().execute(async (trx) => {
-    const milli = await captureCredits(trx, s, id);
-    await repo.updateAnalysis(trx, id, { ...patch, credits_milli: milli } as never);
-    return milli;
+  return finish(s, row, options, patch, { charge: true, job: opts.job });
+}
+
+/**
+ * Ends an analysis in one transaction: its reservation captured (completed) or released (failed), the row updated,
+ * and, when nothing needs more than the database (no exports to render, no batch to follow), everything that follows
+ * its end too: its events and their deliveries, its usage record and its job. Otherwise those follow the commit
+ * (settleFinished), each once.
+ */
+async function finish(
+  s: Services,
+  row: AnalysisRow,
+  options: NormalisedOptions,
+  patch: Partial<AnalysisRow>,
+  opts: { charge: boolean; job: JobRow | undefined },
+): Promise<ProcessOutcome> {
+  const inline = !row.batch_id && (row.kind !== 'analysis' || options.export.length === 0);
+  const { done, charged } = await s.db.transaction().execute(async (trx) => {
+    // Test mode never holds credits: nothing to capture or release.
+    let milli = 0;
+    if (row.livemode) {
+      if (opts.charge) milli = await captureCredits(trx, s, row.id);
+      else await releaseCredits(trx, s, row.id);
+    }
+    const updated = await repo.updateAnalysisReturning(trx, row.id, { ...patch, credits_milli: milli } as never);
+    if (updated && inline) {
+      await settleInline(s, trx, updated);
+      if (opts.job) await queue.complete(trx, s.clock, opts.job.id);
+    }
+    return { done: updated, charged: milli };
   });
   if (patch.file_key === null && row.file_key) await s.blobs.delete(row.file_key);
-  const done = await repo.findAnalysisById(s.db, id);
   if (!done) return DONE; // deleted while it ran (DELETE released its credits)
-  await settleFinished(s, done, options);
+  const final = inline ? done : await settleFinished(s, done, options);
   if (charged > 0) await notifyIfLow(s, done.account_id, (data, trx) => emitEvent(s, { account_id: done.account_id, livemode: true }, 'credits.low', data, { within: trx }));
-  return DONE;
+  return { kind: 'done', row: final, jobCompleted: inline && opts.job !== undefined };
+}
+
+/** settleFinished for an analysis with no exports and no batch, inside the transaction that ended it. */
+async function settleInline(s: Services, trx: Transaction<DB>, row: AnalysisRow): Promise<void> {
+  if (row.status === 'completed') {
+    const body = present(s, row);
+    await emitEvent(s, row, 'analysis.completed', body, { within: trx, subject: row.id });
+    const verdict = (row.result as { verdict?: { status?: string } | null } | null)?.verdict;
+    if (verdict?.status === 'review' && row.kind === 'analysis') await emitEvent(s, row, 'analysis.review_required', body, { within: trx, subject: row.id });
+  } else {
+    await emitEvent(s, row, 'analysis.failed', present(s, row), { within: trx, subject: row.id });
+  }
+  await recordUsage(trx, usageOf(s, row));
 }
 
 /**
  * What follows the end of an analysis, completed or failed: its exports, its events, its usage record and its batch.
  * Each step happens once however often this runs (exports only when missing, one event of a type per analysis, one
  * usage record per analysis, one `batch.completed`), so a job that runs again after a crash completes what the dead
- * process left undone and sends nothing twice.
+ * process left undone and sends nothing twice. Returns the analysis as it then is (with its exports).
  */
-async function settleFinished(s: Services, row: AnalysisRow, options: NormalisedOptions, opts: { recovering?: boolean } = {}): Promise<void> {
+async function settleFinished(s: Services, row: AnalysisRow, options: NormalisedOptions, opts: { recovering?: boolean } = {}): Promise<AnalysisRow> {
   // The row carries its export ids once they exist: read it again only when they were just made.
   const final = row.status === 'completed' && (await createExports(s, row, options)) ? (await repo.findAnalysisById(s.db, row.id))! : row;
   if (final.status === 'completed') {
@@ -509,11 +569,12 @@ async function settleFinished(s: Services, row: AnalysisRow, options: Normalised
     await emitEvent(s, final, 'analysis.failed', present(s, final), { subject: final.id });
   }
   await onFinished(s, final, opts);
+  return final;
 }
 
-/** Whatever follows the end of an analysis, completed or failed: its usage record, and its batch. */
-export async function onFinished(s: Services, row: AnalysisRow, opts: { recovering?: boolean } = {}): Promise<void> {
-  await recordUsage(s.db, {
+/** The usage record of a finished analysis. */
+function usageOf(s: Services, row: AnalysisRow): Parameters<typeof recordUsage>[1] {
+  return {
     analysis_id: row.id,
     account_id: row.account_id,
     livemode: row.livemode,
@@ -523,7 +584,12 @@ export async function onFinished(s: Services, row: AnalysisRow, opts: { recoveri
     pages: row.file_pages,
     credits_milli: row.credits_milli,
     created_at: s.clock.now(),
-  });
+  };
+}
+
+/** Whatever follows the end of an analysis, completed or failed: its usage record, and its batch. */
+export async function onFinished(s: Services, row: AnalysisRow, opts: { recovering?: boolean } = {}): Promise<void> {
+  await recordUsage(s.db, usageOf(s, row));
   if (row.batch_id) {
     const { onBatchAnalysisFinished } = await import('../batches.ts');
     await onBatchAnalysisFinished(s, row.batch_id, opts);
@@ -544,17 +610,13 @@ export async function onJobError(s: Services, job: JobRow, id: string, err: unkn
     return;
   }
   if (row.status === 'completed' || row.status === 'failed') return;
-  await finishFailed(s, row, row.options as unknown as NormalisedOptions, { code: 'processing_failed', message: 'El documento no se ha podido procesar.' });
+  await finishFailed(s, row, row.options as unknown as NormalisedOptions, { code: 'processing_failed', message: 'El documento no se ha podido procesar.' }, undefined);
 }
 
-async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }): Promise<void> {
-  // Failed work is not charged: what it held goes back, in the same transaction.
-  await s.db.transaction().execute(async (trx) => {
-    await releaseCredits(trx, s, row.id);
-    await repo.updateAnalysis(trx, row.id, { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), credits_milli: 0, source_url: null, ...storagePatch(s, row, options) } as never);
-  });
-  if (options.storage === 'none' && row.file_key) await s.blobs.delete(row.file_key);
-  await settleFinished(s, (await repo.findAnalysisById(s.db, row.id))!, options);
+/** Failed work is not charged: what it held goes back, in the transaction that fails it. */
+async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }, job: JobRow | undefined): Promise<ProcessOutcome> {
+  const patch = { status: 'failed' as const, error: JSON.stringify(error), completed_at: s.clock.now(), source_url: null, ...storagePatch(s, row, options) };
+  return finish(s, row, options, patch as Partial<AnalysisRow>, { charge: false, job });
 }
 
 /** Stores a rendered export for 24 h under `keyPrefix` and returns its `exp_` id (for a signed URL). */
