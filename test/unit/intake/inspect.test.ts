@@ -45,20 +45,20 @@ beforeAll(async () => {
 const cut = (b: Uint8Array, fraction: number): Uint8Array => b.subarray(0, Math.floor(b.length * fraction));
 
 describe('inspectFile: images', () => {
-  it.each(['jpeg', 'progressive', 'png', 'webp'] as const)('a whole %s decodes: 1 page, its size', async (kind) => {
+  it.each(['jpeg', 'progressive', 'png', 'webp'] as const)('a whole %s decodes: 1 page', async (kind) => {
     const mime = kind === 'progressive' ? 'image/jpeg' : (`image/${kind}` as const);
-    expect(await inspectFile(img[kind], mime, SYNC)).toEqual({ pages: 1, width: 120, height: 80 });
+    // One decoding pipeline and no header pass: intake needs only to know the pixels decode (no size is kept).
+    expect(await inspectFile(img[kind], mime, SYNC)).toEqual({ pages: 1 });
   });
 
-  it('reports the size after EXIF orientation', async () => {
-    expect(await inspectFile(img.rotated, 'image/jpeg', SYNC)).toEqual({ pages: 1, width: 80, height: 120 });
+  it('an EXIF-rotated JPEG decodes', async () => {
+    expect(await inspectFile(img.rotated, 'image/jpeg', SYNC)).toEqual({ pages: 1 });
   });
 
   it('real ICAO specimen passports (JPEG, PNG)', async () => {
     const dir = join(SHARED, 'id-images/PassportEye');
     const jpg = await inspectFile(readFileSync(join(dir, 'testdata/43_pass-fra.jpg')), 'image/jpeg', SYNC);
     expect(jpg.pages).toBe(1);
-    expect(jpg.width).toBeGreaterThan(100);
     const png = await inspectFile(readFileSync(join(dir, 'tests-data/passport-td3.png')), 'image/png', SYNC);
     expect(png.pages).toBe(1);
   });

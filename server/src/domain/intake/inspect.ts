@@ -35,9 +35,9 @@ export interface InspectOptions {
 export interface FileInspection {
   /** Pages of a PDF; 1 for an image. */
   pages: number;
-  /** Image width in pixels, after the EXIF/HEIF orientation is applied. Not set for PDFs. */
+  /** HEIC width in pixels, after the HEIF orientation is applied (other images are checked without it). */
   width?: number;
-  /** Image height in pixels, after the EXIF/HEIF orientation is applied. Not set for PDFs. */
+  /** HEIC height in pixels, after the HEIF orientation is applied. */
   height?: number;
 }
 
@@ -114,30 +114,33 @@ const unreadablePdf = (detail: string): ApiError =>
 // JPEG, PNG, WEBP: sharp (libvips)
 
 /**
- * Decodes every pixel, streaming (`sequentialRead`) into a tiny thumbnail so memory stays low.
- * `failOn: 'error'` rejects truncated or corrupt pixel data but tolerates mere warnings
- * (e.g. extraneous bytes before a JPEG marker), as image viewers do.
+ * Decodes every pixel, streaming (`sequentialRead`) into a tiny thumbnail so memory stays low, in one sharp pipeline
+ * (libvips checks the pixel limit from the header before decoding). `failOn: 'error'` rejects truncated or corrupt
+ * pixel data but tolerates mere warnings (e.g. extraneous bytes before a JPEG marker), as image viewers do. Only a
+ * refused image has its header read again, to say why.
  */
-async function decodeWithSharp(bytes: Uint8Array): Promise<{ width: number; height: number }> {
-  const input = { failOn: 'error', sequentialRead: true, limitInputPixels: MAX_IMAGE_PIXELS } as const;
-  let width: number;
-  let height: number;
+async function decodeWithSharp(bytes: Uint8Array): Promise<Record<string, never>> {
   try {
-    // Header only; the pixel limit is checked below with a clearer message.
-    const meta = await sharp(bytes, { ...input, limitInputPixels: false }).metadata();
+    await sharp(bytes, { failOn: 'error', sequentialRead: true, limitInputPixels: MAX_IMAGE_PIXELS }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+    return {};
+  } catch {
+    throw await whyUnreadable(bytes);
+  }
+}
+
+async function whyUnreadable(bytes: Uint8Array): Promise<ApiError> {
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     width = meta.autoOrient?.width ?? meta.width;
     height = meta.autoOrient?.height ?? meta.height;
-    if (!width || !height) throw new Error('no dimensions');
   } catch {
-    throw unreadableImage('la cabecera está dañada o no es una imagen válida');
+    /* the header itself */
   }
-  if (width * height > MAX_IMAGE_PIXELS) throw unreadableImage(`sus dimensiones (${width}×${height}) superan el máximo admitido`);
-  try {
-    await sharp(bytes, input).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
-  } catch {
-    throw unreadableImage('está truncada o dañada');
-  }
-  return { width, height };
+  if (!width || !height) return unreadableImage('la cabecera está dañada o no es una imagen válida');
+  if (width * height > MAX_IMAGE_PIXELS) return unreadableImage(`sus dimensiones (${width}×${height}) superan el máximo admitido`);
+  return unreadableImage('está truncada o dañada');
 }
 
 // ---------------------------------------------------------------------------------------------
