@@ -2,7 +2,6 @@ import type { components } from '../../../generated/api.d.ts';
 import * as batchRepo from '../db/batches.ts';
 import * as repo from '../db/analyses.ts';
 import type { BatchRow } from '../db/schema.ts';
-import { renderAnalysesExport } from '../exports/index.ts';
 import type { Auth, Services } from '../http/context.ts';
 import { ApiError, resourceMissing } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -12,6 +11,7 @@ import { normaliseOptions, type AnalyzeOptions } from './analysis/options.ts';
 import { toAnalysis } from './analysis/presenter.ts';
 import {
   assertModeAvailable,
+  documentWeight,
   storeExport,
   insertStaged,
   prepareDocument,
@@ -20,6 +20,7 @@ import {
   emitEvent,
   type Source,
 } from './analysis/pipeline.ts';
+import { withDocumentMemory } from './intake/memory-gate.ts';
 
 export type Batch = components['schemas']['Batch'];
 
@@ -98,8 +99,13 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
         staged.push(stageUrlAnalysis(s, auth, item.source.url, item.source.filename, options, batchId, `${itemParam(i)}.file_url`));
         continue;
       }
-      const doc = await prepareDocument(s, item.source, maxPagesFor({ batch: true }), `${itemParam(i)}.`);
-      staged.push(await stageAnalysis(s, auth, 'analysis', doc, options, batchId));
+      const source = item.source;
+      staged.push(
+        await withDocumentMemory(documentWeight(source), async () => {
+          const doc = await prepareDocument(s, source, maxPagesFor({ batch: true }), `${itemParam(i)}.`);
+          return stageAnalysis(s, auth, 'analysis', doc, options, batchId);
+        }),
+      );
     }
     await s.db.transaction().execute(async (trx) => {
       // Every document covered, or 402 and nothing created.
@@ -147,6 +153,7 @@ export async function onBatchAnalysisFinished(s: Services, batchId: string, opts
     const analyses = rows.map((r) => toAnalysis(s, r));
     const map: Record<string, string> = {};
     for (const format of BATCH_EXPORT_FORMATS) {
+      const { renderAnalysesExport } = await import('../exports/index.ts');
       const rendered = await renderAnalysesExport(format, analyses, { language: batch.language, generatedAt: s.clock.now(), name: batchId });
       const exportId = await storeExport(s, { analysis_id: null, batch_id: batchId }, `${batch.account_id}/batches/${batchId}`, format, rendered);
       map[format] = exportId;

@@ -19,23 +19,43 @@ export const MAX_MULTIPART_FILES = 101;
 const MAX_MULTIPART_FIELD_BYTES = 1024 * 1024;
 /** What one request's uploads may hold in memory; past it they go to disk (a single document stays in memory). */
 export const UPLOAD_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024;
+/**
+ * What the uploads of all requests together may hold in memory: past it every upload goes to disk as it streams in,
+ * so sixteen concurrent 20 MB uploads hold 48 MiB, not 320 MiB.
+ */
+export const PROCESS_UPLOAD_MEMORY_BYTES = 48 * 1024 * 1024;
+const processBudget = { left: PROCESS_UPLOAD_MEMORY_BYTES };
+
+/** Bytes of uploads held in memory by all requests now (tests). */
+export const uploadMemoryHeld = (): number => PROCESS_UPLOAD_MEMORY_BYTES - processBudget.left;
 
 /**
- * Where one uploaded file goes: memory while the request's budget lasts, else a temporary file (what it
- * had in memory is written first and its budget given back).
+ * Where one uploaded file goes: memory while both the request's and the process's budgets last, else a temporary
+ * file (what it had in memory is written first and its budget given back). `release()` gives back what it holds in
+ * memory once the request is done with it.
  */
 class Spool extends Writable {
   private chunks: Buffer[] = [];
   private held = 0;
   private handle: fs.promises.FileHandle | undefined;
   private file: string | undefined;
-  private readonly budget: { left: number };
+  private readonly budgets: Array<{ left: number }>;
   private readonly target: () => string;
 
   constructor(budget: { left: number }, target: () => string) {
     super();
-    this.budget = budget;
+    this.budgets = [budget, processBudget];
     this.target = target;
+  }
+
+  private giveBack(): void {
+    for (const b of this.budgets) b.left += this.held;
+    this.held = 0;
+  }
+
+  release(): void {
+    this.giveBack();
+    this.chunks = [];
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -43,19 +63,18 @@ class Spool extends Writable {
   }
 
   private async take(chunk: Buffer): Promise<void> {
-    if (!this.handle && this.budget.left >= chunk.length) {
+    if (!this.handle && this.budgets.every((b) => b.left >= chunk.length)) {
       this.chunks.push(chunk);
       this.held += chunk.length;
-      this.budget.left -= chunk.length;
+      for (const b of this.budgets) b.left -= chunk.length;
       return;
     }
     if (!this.handle) {
       this.file = this.target();
       this.handle = await fs.promises.open(this.file, 'w');
       for (const b of this.chunks) await this.handle.write(b);
-      this.budget.left += this.held;
+      this.giveBack();
       this.chunks = [];
-      this.held = 0;
     }
     await this.handle.write(chunk);
   }
@@ -68,9 +87,11 @@ class Spool extends Writable {
     (this.handle ? this.handle.close().catch(() => undefined) : Promise.resolve()).then(() => callback(error));
   }
 
-  /** The whole file, from memory or from disk. */
+  /** The whole file, from memory (joined once: the chunks are not held twice) or from disk. */
   read(): Promise<Buffer> {
-    return this.file ? fs.promises.readFile(this.file) : Promise.resolve(Buffer.concat(this.chunks));
+    if (this.file) return fs.promises.readFile(this.file);
+    if (this.chunks.length !== 1) this.chunks = [Buffer.concat(this.chunks)];
+    return Promise.resolve(this.chunks[0] ?? Buffer.alloc(0));
   }
 }
 
@@ -172,7 +193,9 @@ export async function readJsonBody(req: IncomingMessage, operationId = ''): Prom
  */
 export function readMultipartBody(req: IncomingMessage, spoolDir: string): Promise<ParsedBody> {
   let dir: string | undefined;
+  const spools: Spool[] = [];
   const cleanup = async (): Promise<void> => {
+    for (const spool of spools.splice(0)) spool.release();
     if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
   };
   const parsed = new Promise<ParsedBody>((resolve, reject) => {
@@ -213,6 +236,7 @@ export function readMultipartBody(req: IncomingMessage, spoolDir: string): Promi
         }
         return path.join(dir, String(slot));
       });
+      spools.push(spool);
       const hash = crypto.createHash('sha256');
       let size = 0;
       stream.on('data', (c: Buffer) => {
@@ -246,7 +270,14 @@ export function readMultipartBody(req: IncomingMessage, spoolDir: string): Promi
         else resolve({ kind: 'multipart', fields, files: files as UploadedFile[], cleanup });
       });
     });
-    req.on('aborted', () => fail(new ApiError(400, 'invalid_multipart', 'La petición se interrumpió antes de terminar.')));
+    // A client that goes away mid-upload: nothing more will come, so the parser and the files being written stop now
+    // (their memory and temporary files are given back by the cleanup below), rather than waiting forever.
+    req.on('close', () => {
+      if (req.complete) return;
+      fail(new ApiError(400, 'invalid_multipart', 'La petición se interrumpió antes de terminar.'));
+      for (const spool of spools) spool.destroy();
+      bb.destroy();
+    });
     req.pipe(bb);
   });
   return parsed.catch(async (err: unknown) => {

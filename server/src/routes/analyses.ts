@@ -15,7 +15,7 @@ function readRequest(ctx: RequestContext): { source: pipeline.Source; options: R
     if (files.length === 0) throw new ApiError(400, 'missing_file', "Falta el archivo: envía el campo 'file'.", 'file');
     if (files.length > 1) throw new ApiError(422, 'invalid_parameter', 'Envía un solo documento por petición (usa POST /v1/batches para varios).', 'file');
     const { raw, prefix } = optionsFromMultipart(ctx.body.fields);
-    return { source: { kind: 'upload', read: files[0].read, filename: files[0].filename }, options: normaliseOptions(raw as AnalyzeOptions, prefix), prefix };
+    return { source: { kind: 'upload', read: files[0].read, filename: files[0].filename, size: files[0].size }, options: normaliseOptions(raw as AnalyzeOptions, prefix), prefix };
   }
   const body = (ctx.body.kind === 'json' ? ctx.body.value : {}) as Record<string, unknown>;
   const { raw, prefix } = optionsFromJson(body);

@@ -14,7 +14,7 @@ export const createBatch: Handler = async (ctx) => {
     const unknown = ctx.body.fields.find((f) => f.name !== 'options');
     if (unknown) throw new ApiError(422, 'invalid_parameter', `Campo desconocido '${unknown.name}'.`, unknown.name);
     const { raw } = optionsFromMultipart(ctx.body.fields);
-    const items = ctx.body.files.map((f) => ({ source: { kind: 'upload' as const, read: f.read, filename: f.filename }, options: undefined }));
+    const items = ctx.body.files.map((f) => ({ source: { kind: 'upload' as const, read: f.read, filename: f.filename, size: f.size }, options: undefined }));
     return { status: 202, body: await batches.createBatch(ctx.services, auth, raw as AnalyzeOptions, items, (i) => `files[].${i}`) };
   }
   const body = (ctx.body.kind === 'json' ? ctx.body.value : {}) as { items?: JsonItem[]; options?: AnalyzeOptions };
