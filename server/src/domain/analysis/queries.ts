@@ -3,7 +3,7 @@ import type { AnalysisRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../http/context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { page } from '../../http/pagination.ts';
-import { renderAnalysisExport, type ExportFormat } from '../../exports/index.ts';
+import type { ExportFormat } from '../../exports/index.ts';
 import type { Analysis, Classification } from './presenter.ts';
 import { presentWithExports } from './pipeline.ts';
 import { releaseCredits } from '../billing.ts';
@@ -63,6 +63,8 @@ export async function exportAnalysis(s: Services, auth: Auth, id: string, format
   const row = await mustFind(s, auth, 'analysis', id);
   if (unfinished(row)) throw new ApiError(409, 'analysis_not_completed', 'El análisis aún no ha terminado; exporta cuando esté completed o failed.', 'id');
   const analysis = (await withExports(s, row)) as Analysis;
+  // The export writers (xlsx, PDF, XML) load on the first export, not at start.
+  const { renderAnalysisExport } = await import('../../exports/index.ts');
   const rendered = await renderAnalysisExport(format, analysis, { language: row.language, generatedAt: s.clock.now() });
   return { bytes: rendered.bytes, contentType: rendered.contentType, filename: rendered.filename };
 }
