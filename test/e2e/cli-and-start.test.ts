@@ -7,12 +7,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NODE = process.execPath; // Node 24 from the `node` devDependency when run through npm
 const dirs: string[] = [];
+const children: ChildProcess[] = [];
+/** Generous: a loaded 2-core machine (CI) can take many times the usual 1-3 s to start; the test is not a timing test. */
+const START_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = 300_000;
 const tmpDir = () => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-e2e-'));
   dirs.push(d);
   return d;
 };
 afterAll(() => {
+  // A server a failed test left running is stopped: no process outlives the suite.
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -24,8 +30,12 @@ function cli(args: string[], env: Record<string, string>) {
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; out: string[]; baseUrl: string; key: string | undefined }> {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, ['server/src/main.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env } });
+    children.push(child);
     const out: string[] = [];
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out.join('')}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in ${START_TIMEOUT_MS / 1000} s:\n${out.join('')}`));
+    }, START_TIMEOUT_MS);
     child.stderr.on('data', (d) => out.push(String(d)));
     child.stdout.on('data', (d) => {
       out.push(String(d));
@@ -74,7 +84,7 @@ describe('npm start on an empty embedded database', () => {
     const again = await fetch(`${second.baseUrl}/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${first.key}` } });
     expect(again.status).toBe(200);
     expect(await stop(second.child)).toBe(0);
-  }, 90_000);
+  }, TEST_TIMEOUT_MS);
 
   it('refuses to start with a clear message when the configuration is wrong', () => {
     const r = spawnSync(NODE, ['server/src/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'loud' }, encoding: 'utf8' });
@@ -126,7 +136,7 @@ describe('the cotejo CLI', () => {
     const fine = await fetch(`${server.baseUrl}/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${out.keys.test}` } });
     expect(fine.status).toBe(200);
     expect(await stop(server.child)).toBe(0);
-  }, 90_000);
+  }, TEST_TIMEOUT_MS);
 
   it.runIf(Boolean(process.env.DATABASE_URL))('works on PostgreSQL while a server runs on it', async () => {
     const server = await startServer({ DATABASE_URL: process.env.DATABASE_URL!, PORT: '0' });
@@ -136,5 +146,5 @@ describe('the cotejo CLI', () => {
     const res = await fetch(`${server.baseUrl}/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${keys.test}` } });
     expect(res.status).toBe(200);
     expect(await stop(server.child)).toBe(0);
-  }, 90_000);
+  }, TEST_TIMEOUT_MS);
 });

