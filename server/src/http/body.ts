@@ -272,8 +272,10 @@ export function readMultipartBody(req: IncomingMessage, spoolDir: string): Promi
     });
     // A client that goes away mid-upload: nothing more will come, so the parser and the files being written stop now
     // (their memory and temporary files are given back by the cleanup below), rather than waiting forever.
+    let ended = false;
+    req.on('end', () => (ended = true));
     req.on('close', () => {
-      if (req.complete) return;
+      if (ended || req.complete) return;
       fail(new ApiError(400, 'invalid_multipart', 'La petición se interrumpió antes de terminar.'));
       for (const spool of spools) spool.destroy();
       bb.destroy();
