@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { newId } from './ids.ts';
@@ -5,6 +6,7 @@ import type { Handler, Services } from './http/context.ts';
 import { ApiError, toErrorResponse } from './http/errors.ts';
 import { mountDocs } from './http/docs.ts';
 import { apiPipeline } from './http/pipeline.ts';
+import { EXPOSED_HEADERS, PublicFastPath } from './http/public-fast-path.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { loadSpec } from './openapi.ts';
 import { handlers as defaultHandlers } from './routes/index.ts';
@@ -13,16 +15,15 @@ export interface AppOptions {
   handlers?: Record<string, Handler>;
 }
 
-/** Headers a browser may read from our responses (CORS). */
-const EXPOSED_HEADERS = [
-  'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After',
-  'Idempotent-Replayed', 'Content-Disposition',
-];
-
-/** Builds the Express app: request id, logging, CORS, the OpenAPI document, the /v1 pipeline, errors. */
-export function buildApp(services: Services, opts: AppOptions = {}): express.Express {
+/**
+ * Builds the request listener: a repeat of a public GET already answered from memory is served at once
+ * (http/public-fast-path.ts); everything else goes through the Express app: request id, logging, CORS, the OpenAPI
+ * document, the /v1 pipeline, errors.
+ */
+export function buildApp(services: Services, opts: AppOptions = {}): RequestListener {
   const spec = loadSpec();
   const limiter = new RateLimiter(services.clock);
+  const fast = new PublicFastPath(services, limiter, () => newId('request'));
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -69,7 +70,7 @@ export function buildApp(services: Services, opts: AppOptions = {}): express.Exp
       maxAge: 600,
     }),
   );
-  app.use('/v1', apiPipeline(spec, opts.handlers ?? defaultHandlers, services, limiter));
+  app.use('/v1', apiPipeline(spec, opts.handlers ?? defaultHandlers, services, limiter, fast));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new ApiError(404, 'route_not_found', `No existe la ruta ${req.method} ${req.path}. Consulta /openapi.json.`));
@@ -95,5 +96,7 @@ export function buildApp(services: Services, opts: AppOptions = {}): express.Exp
     res.end(JSON.stringify(body));
   });
 
-  return app;
+  return (req, res) => {
+    if (!fast.serve(req, res)) app(req, res);
+  };
 }

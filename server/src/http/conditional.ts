@@ -38,12 +38,17 @@ export function memoizedJson(ctx: RequestContext, key: string, build: () => unkn
     memo.delete(oldest);
     memoBytes -= r.raw.length;
   }
-  return conditional(ctx, hit, cacheControl);
+  return { ...conditional(ctx.headers['if-none-match'], hit, cacheControl), memoKey: key };
 }
 
-function conditional(ctx: RequestContext, { raw, etag }: Rendered, cacheControl: string): HandlerResult {
+/** The memoized response of `key` for this If-None-Match, or undefined when it is not (or no longer) in memory. */
+export function memoizedResponse(key: string, ifNoneMatch: string | string[] | undefined, cacheControl: string): HandlerResult | undefined {
+  const hit = memo.get(key);
+  return hit ? conditional(ifNoneMatch, hit, cacheControl) : undefined;
+}
+
+function conditional(ifNoneMatch: string | string[] | undefined, { raw, etag }: Rendered, cacheControl: string): HandlerResult {
   const headers = { 'Cache-Control': cacheControl, ETag: etag };
-  const ifNoneMatch = ctx.headers['if-none-match'];
   const tags = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : (ifNoneMatch ?? '')).split(',').map((t) => t.trim().replace(/^W\//, ''));
   if (tags.includes(etag) || tags.includes('*')) return { status: 304, headers, raw: new Uint8Array(0) };
   return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, raw };

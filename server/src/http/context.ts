@@ -59,6 +59,8 @@ export interface HandlerResult {
   /** Binary body; `headers` must then carry Content-Type. */
   raw?: Uint8Array;
   headers?: Record<string, string>;
+  /** Set by memoizedJson: the response depends only on this key (and If-None-Match) for the life of the process. */
+  memoKey?: string;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<HandlerResult>;

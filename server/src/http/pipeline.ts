@@ -8,6 +8,7 @@ import type { Handler, RequestContext, Services } from './context.ts';
 import { ApiError, toErrorResponse } from './errors.ts';
 import { assertCleanRequest } from './clean-strings.ts';
 import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
+import type { PublicFastPath } from './public-fast-path.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { validationError } from './validation.ts';
 
@@ -46,7 +47,7 @@ function send(res: Response, status: number, headers: Record<string, string>, bo
  * -> handler -> response. openapi-backend matches the route and validates parameters and JSON
  * bodies against generated/openapi.json; multipart bodies are read here and checked by their handlers.
  */
-export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>, services: Services, limiter: RateLimiter) {
+export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>, services: Services, limiter: RateLimiter, fast?: PublicFastPath) {
   const globalSecurity = (spec.document as { security?: unknown[] }).security;
   const infos = new Map<string, OperationInfo>();
   for (const op of spec.api.getOperations()) infos.set(op.operationId as string, describeOperation(op, globalSecurity));
@@ -199,6 +200,10 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
       }
 
       const result = await run(ctx);
+      // A public GET answered from memory: its URL will always get this answer, so repeats take the fast path.
+      if (fast && info.isPublic && req.method === 'GET' && result.memoKey && (result.status === 200 || result.status === 304)) {
+        fast.remember(req.originalUrl, result.memoKey, result.headers?.['Cache-Control'] ?? '');
+      }
       if (result.raw) send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, result.raw);
       else send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, JSON.stringify(result.body ?? {}), 'application/json; charset=utf-8');
     } catch (err) {
