@@ -35,6 +35,7 @@ import {
   target,
   utcMinute,
 } from './lib/harness.ts';
+import { noiseRgb } from '../test/support/noise.ts';
 import { runLoad, type LoadRequest, type LoadResult } from './lib/load.ts';
 
 const { server: SERVER, label: LABEL } = target();
@@ -47,17 +48,8 @@ const OUT = join(import.meta.dirname, 'results/analyze.md');
 
 /** A 200x120 JPEG of about 2 KB (blurred noise); test mode reads only the file name. */
 async function smallJpeg(): Promise<Buffer> {
-  const w = 200;
-  const h = 120;
-  const raw = Buffer.alloc(w * h * 3);
-  let x = 2463534242;
-  for (let p = 0; p < raw.length; p++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    raw[p] = x & 0xff;
-  }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).blur(3).jpeg({ quality: 70 }).toBuffer();
+  const { raw, info } = noiseRgb(200, 120);
+  return sharp(raw, info).blur(3).jpeg({ quality: 70 }).toBuffer();
 }
 
 function multipart(file: Buffer, filename: string, options: string): { body: Buffer; contentType: string } {

@@ -9,6 +9,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
+import { noiseRgb } from '../test/support/noise.ts';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -49,17 +50,8 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: s
 
 /** A distinct, valid JPEG of about 2 MB (noise compresses badly), `i` makes each one different. */
 async function bigJpeg(i: number): Promise<Buffer> {
-  const w = 1600;
-  const h = 1600;
-  const raw = Buffer.alloc(w * h * 3);
-  let x = 2463534242 ^ (i + 1);
-  for (let p = 0; p < raw.length; p++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    raw[p] = x & 0xff;
-  }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  const { raw, info } = noiseRgb(1600, 1600, i + 1);
+  return sharp(raw, info).jpeg({ quality: 92 }).toBuffer();
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cotejo-bench-upload-'));

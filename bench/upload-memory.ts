@@ -12,6 +12,7 @@
 import http from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { noiseRgb } from '../test/support/noise.ts';
 import { appendResults, arg, createAccountWithCli, freshStore, machine, mb, procKb, sleep, startCotejo, stop, target, utcMinute } from './lib/harness.ts';
 
 const { server: SERVER, label: LABEL } = target();
@@ -22,17 +23,8 @@ const LIMIT = 20_000_000;
 
 /** A distinct, valid 4000x3000 JPEG of about 19.7 MB (noise, quality 90, no chroma subsampling). */
 async function bigJpeg(i: number): Promise<Buffer> {
-  const w = 4000;
-  const h = 3000;
-  const raw = Buffer.alloc(w * h * 3);
-  let x = 2463534242 ^ (i + 1);
-  for (let p = 0; p < raw.length; p++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    raw[p] = x & 0xff;
-  }
-  const jpeg = await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer();
+  const { raw, info } = noiseRgb(4000, 3000, i + 1);
+  const jpeg = await sharp(raw, info).jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer();
   if (jpeg.length >= LIMIT) throw new Error(`JPEG ${i} is ${jpeg.length} bytes, over ${LIMIT}`);
   return jpeg;
 }

@@ -13,20 +13,12 @@ import { PROCESS_UPLOAD_MEMORY_BYTES, uploadMemoryHeld, uploadsDir } from '../..
 import { DOCUMENT_MEMORY_BYTES, documentMemoryHeld } from '../../server/src/domain/intake/memory-gate.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
 import { form } from '../support/files.ts';
+import { noiseRgb } from '../support/noise.ts';
 
 /** A valid JPEG of about 9 MB (noise compresses badly). */
 async function bigJpeg(): Promise<Buffer> {
-  const w = 3600;
-  const h = 2500;
-  const raw = Buffer.alloc(w * h * 3);
-  let x = 2463534242;
-  for (let p = 0; p < raw.length; p++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    raw[p] = x & 0xff;
-  }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  const { raw, info } = noiseRgb(3600, 2500);
+  return sharp(raw, info).jpeg({ quality: 95 }).toBuffer();
 }
 
 async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
