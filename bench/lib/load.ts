@@ -190,20 +190,26 @@ export async function runLoadHere(opts: LoadOptions): Promise<LoadResult> {
           setImmediate(open);
         });
       };
+      /** The bytes before `delimiter` (those held from earlier chunks first), or null while it has not arrived (held). */
+      const upTo = (chunk: Buffer, delimiter: Buffer): { text: string; rest: Buffer } | null => {
+        const data: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
+        const end = data.indexOf(delimiter);
+        if (end < 0) {
+          pending = data;
+          return null;
+        }
+        pending = null;
+        size += end + delimiter.length;
+        return { text: data.toString('latin1', 0, end), rest: data.subarray(end + delimiter.length) };
+      };
       const onData = (chunk: Buffer) => {
         while (chunk.length > 0) {
           if (state === 'head') {
-            const data: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
-            const end = data.indexOf(CRLFCRLF);
-            if (end < 0) {
-              pending = data;
-              return;
-            }
-            pending = null;
-            const head = data.toString('latin1', 0, end);
+            const got = upTo(chunk, CRLFCRLF);
+            if (!got) return;
+            const head = got.text;
             status = Number(head.slice(9, 12));
-            size += end + 4;
-            chunk = data.subarray(end + 4);
+            chunk = got.rest;
             closeAfter = /\r\nconnection:[ \t]*close/i.test(head);
             if (!(status in samples)) {
               sampling = true;
@@ -244,16 +250,10 @@ export async function runLoadHere(opts: LoadOptions): Promise<LoadResult> {
             }
           } else {
             // chunk-size and trailer lines: read a line at a time.
-            const data: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
-            const eol = data.indexOf(CRLF);
-            if (eol < 0) {
-              pending = data;
-              return;
-            }
-            pending = null;
-            const line = data.toString('latin1', 0, eol);
-            size += eol + 2;
-            chunk = data.subarray(eol + 2);
+            const got = upTo(chunk, CRLF);
+            if (!got) return;
+            const line = got.text;
+            chunk = got.rest;
             if (state === 'chunk-size') {
               if (line === '') continue; // the CRLF that ends a chunk's data
               const len = parseInt(line, 16);
