@@ -14,6 +14,8 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { performance } from 'node:perf_hooks';
+import { setImmediate } from 'node:timers';
 import { Mutex } from './mutex.ts';
 
 /**
@@ -42,6 +44,33 @@ export class PGliteDialect implements Dialect {
   }
 }
 
+/**
+ * PGlite runs each statement synchronously on this thread and resolves its promise in a microtask, so a chain of
+ * statements (a hundred short transactions awaiting one another) never lets the event loop turn: timers, sockets and
+ * other requests wait for the whole chain. A burst of statements therefore gives the loop one turn every
+ * YIELD_EVERY_MS: the first statement of a burst schedules a macrotask that ends the burst when the loop turns; a
+ * statement that finds the burst older than that waits for that turn first.
+ */
+const YIELD_EVERY_MS = 15;
+let burstStart: number | undefined;
+const endBurst = (): void => {
+  burstStart = undefined;
+};
+
+async function yieldIfBusy(): Promise<void> {
+  const now = performance.now();
+  if (burstStart === undefined) {
+    burstStart = now;
+    setImmediate(endBurst);
+  } else if (now - burstStart > YIELD_EVERY_MS) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (burstStart === undefined) {
+      burstStart = performance.now();
+      setImmediate(endBurst);
+    }
+  }
+}
+
 class PGliteConnection implements DatabaseConnection {
   private readonly pglite: PGlite;
   constructor(pglite: PGlite) {
@@ -49,6 +78,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    await yieldIfBusy();
     const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     const kind = compiledQuery.query.kind;
     const isWrite = kind === 'InsertQueryNode' || kind === 'UpdateQueryNode' || kind === 'DeleteQueryNode' || kind === 'MergeQueryNode';
