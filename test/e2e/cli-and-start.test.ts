@@ -1,10 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeMistral } from '../support/fake-mistral.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const PASSPORT = fs.readFileSync(path.resolve(ROOT, '../shared/testdata/documents/id-images/PassportEye/tests-data/passport-td3.jpg'));
 const NODE = process.execPath; // Node 24 from the `node` devDependency when run through npm
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -16,9 +19,14 @@ const tmpDir = () => {
   dirs.push(d);
   return d;
 };
+const killChildren = () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+};
+// Also when the test process itself ends early (a run cut short by a timeout or a signal).
+process.once('exit', killChildren);
 afterAll(() => {
   // A server a failed test left running is stopped: no process outlives the suite.
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killChildren();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -50,6 +58,19 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
   });
 }
 
+/** Runs a command to its end (asynchronously: the test's timers and the kill-on-exit list keep working). */
+function runToExit(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env } });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 const stop = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
     child.removeAllListeners('exit');
@@ -60,9 +81,16 @@ const stop = (child: ChildProcess) =>
 describe('npm start on an empty embedded database', () => {
   it('creates a default account, prints its test key, serves /openapi.json and the API, and stops cleanly on SIGTERM', async () => {
     const dataDir = tmpDir();
-    const env = { COTEJO_DATA_DIR: dataDir, PORT: '0' };
+    const env = { COTEJO_DATA_DIR: dataDir, PORT: '0', MISTRAL_API_KEY: '' };
     const first = await startServer(env);
     expect(first.key).toMatch(/^ck_test_/);
+    // The banner says what live keys read with.
+    expect(first.out.join('')).toContain('Live mode: local readers (mrz, pdf417, text, ocr); set MISTRAL_API_KEY to add Mistral');
+    // The first start says what it is doing before the banner.
+    expect(first.out.join('')).toMatch(/Creating the embedded database in .*\(first start\)[\s\S]*Cotejo is running at/);
+    // Probes for supervisors and load balancers.
+    expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${first.baseUrl}/readyz`)).json()).toEqual({ status: 'ready', database: 'pglite' });
     // PORT=0: the banner (and every signed URL) names the port actually chosen.
     expect(first.out.join('')).toContain(`running at http://localhost:${new URL(first.baseUrl).port} `);
     const spec = await fetch(`${first.baseUrl}/openapi.json`);
@@ -81,9 +109,85 @@ describe('npm start on an empty embedded database', () => {
     // The data persisted; a second start makes no new default account, and the old key still works.
     const second = await startServer(env);
     expect(second.key).toBeUndefined();
+    expect(second.out.join('')).not.toContain('Creating the embedded database');
     const again = await fetch(`${second.baseUrl}/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${first.key}` } });
     expect(again.status).toBe(200);
     expect(await stop(second.child)).toBe(0);
+  }, TEST_TIMEOUT_MS);
+
+  it('a busy port ends the start with one line, before any account exists: the first key is never lost', async () => {
+    const dataDir = tmpDir();
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const r = await runToExit(NODE, ['server/src/main.ts'], { COTEJO_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        `Cotejo could not start: Port ${port} is already in use on 127.0.0.1 (another Cotejo, or another program). Stop it, or start on another port: PORT=8081 npm start`,
+      );
+      expect(r.stdout).not.toContain('ck_test_');
+    } finally {
+      blocker.close();
+    }
+    // No account was made; the next start makes it and shows its key.
+    expect(JSON.parse(cli(['accounts', 'list', '--json'], { COTEJO_DATA_DIR: dataDir }).stdout)).toEqual({ accounts: [] });
+    const started = await startServer({ COTEJO_DATA_DIR: dataDir, PORT: '0' });
+    expect(started.key).toMatch(/^ck_test_/);
+    expect(await stop(started.child)).toBe(0);
+
+    // And an operator who lost it anyway finds the default account and issues a new test key.
+    const { accounts } = JSON.parse(cli(['accounts', 'list', '--json'], { COTEJO_DATA_DIR: dataDir }).stdout);
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0]).toMatchObject({ name: 'Default account', active_keys: 4 });
+    const fresh = JSON.parse(cli(['keys', 'create', '--account', accounts[0].id, '--json'], { COTEJO_DATA_DIR: dataDir }).stdout);
+    expect(fresh.key).toMatch(/^ck_test_/);
+    const again = await startServer({ COTEJO_DATA_DIR: dataDir, PORT: '0' });
+    expect((await fetch(`${again.baseUrl}/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${fresh.key}` } })).status).toBe(200);
+    expect(await stop(again.child)).toBe(0);
+  }, TEST_TIMEOUT_MS);
+
+  it('a data directory that cannot be used, or an unreachable PostgreSQL, is one line without a stack', async () => {
+    const file = path.join(tmpDir(), 'a-file');
+    fs.writeFileSync(file, '');
+    const dir = await runToExit(NODE, ['server/src/main.ts'], { COTEJO_DATA_DIR: path.join(file, 'data'), PORT: '0' });
+    expect(dir.code).toBe(1);
+    expect(dir.stderr.trim()).toBe(
+      `Cotejo could not start: Cannot use the data directory ${path.join(file, 'data')}: a part of the path is a file, not a directory. Set COTEJO_DATA_DIR to a directory this user can write.`,
+    );
+    const pgDown = await runToExit(NODE, ['server/src/main.ts'], { DATABASE_URL: 'postgres://cotejo:s3cret@127.0.0.1:1/cotejo', PORT: '0' });
+    expect(pgDown.code).toBe(1);
+    expect(pgDown.stderr.trim()).toBe(
+      'Cotejo could not start: Cannot use PostgreSQL at 127.0.0.1:1/cotejo (DATABASE_URL): connection refused (is PostgreSQL running there?). Check DATABASE_URL, or unset it to use the embedded database.',
+    );
+    expect(pgDown.stderr).not.toContain('s3cret');
+    const cliDown = cli(['accounts', 'list'], { DATABASE_URL: 'postgres://cotejo:s3cret@127.0.0.1:1/cotejo' });
+    expect(cliDown.code).toBe(1);
+    expect(cliDown.stderr.trim().split('\n')).toHaveLength(1);
+  }, TEST_TIMEOUT_MS);
+
+  it('MISTRAL_API_KEY and COTEJO_MISTRAL_BASE_URL from the environment: the banner says so and live readings call that endpoint', async () => {
+    const fake = await startFakeMistral();
+    try {
+      const env = { COTEJO_DATA_DIR: tmpDir(), PORT: '0', MISTRAL_API_KEY: fake.apiKey, COTEJO_MISTRAL_BASE_URL: fake.url, COTEJO_LIVE_READERS: 'mrz' };
+      const s = await startServer(env);
+      const text = s.out.join('');
+      expect(text).toContain(`Live mode: local readers (mrz), then Mistral at ${fake.url} (mistral-small-2603, OCR mistral-ocr-4-0).`);
+      const live = /\b(ck_live_[0-9A-Za-z]+)/.exec(text)?.[1];
+      const body = new FormData();
+      body.append('file', new Blob([PASSPORT]), 'p.jpg');
+      body.append('options', JSON.stringify({ expect: 'passport' }));
+      const res = await fetch(`${s.baseUrl}/v1/analyze`, { method: 'POST', headers: { Authorization: `Bearer ${live}` }, body });
+      const a = await res.json();
+      expect(res.status, JSON.stringify(a).slice(0, 400)).toBe(200);
+      expect(a.processing.providers).toContainEqual({ name: 'mistral', region: 'eu', role: 'llm', model: 'mistral-small-2603' });
+      expect(fake.requests.map((r) => r.path)).toEqual(['/v1/chat/completions']);
+      expect(fake.problems).toEqual([]);
+      s.child.kill('SIGTERM');
+      await new Promise((r) => s.child.once('exit', r));
+    } finally {
+      await fake.close();
+    }
   }, TEST_TIMEOUT_MS);
 
   it('refuses to start with a clear message when the configuration is wrong', () => {
@@ -122,12 +226,19 @@ describe('the cotejo CLI', () => {
     expect(JSON.parse(settings.stdout).updated).toEqual(['email_verified', 'monthly_credit_cap_milli', 'low_credit_threshold_milli']);
     expect(cli(['accounts', 'update', '--account', out.account, '--monthly-credit-cap', 'none'], env).code).toBe(0);
     const badCap = cli(['accounts', 'update', '--account', out.account, '--monthly-credit-cap=-1'], env);
-    expect(badCap.code).toBe(2);
+    expect(badCap.code).toBe(1);
     expect(badCap.stderr).toContain('--monthly-credit-cap');
 
+    // A value that names nothing is one line, without the usage text; an unknown command gets the usage.
     const bad = cli(['keys', 'create', '--account', 'acct_nope'], env);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('no account');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('cotejo: no account acct_nope (see them all: npm run -s cotejo -- accounts list)\n');
+    const badKey = cli(['keys', 'revoke', 'key_nope'], env);
+    expect(badKey.code).toBe(1);
+    expect(badKey.stderr).not.toContain('Usage:');
+    const unknown = cli(['accounts', 'delete'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Usage:');
 
     // The revoked key is refused by a server on the same data.
     const server = await startServer({ COTEJO_DATA_DIR: dataDir, PORT: '0' });
@@ -136,6 +247,15 @@ describe('the cotejo CLI', () => {
     const fine = await fetch(`${server.baseUrl}/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${out.keys.test}` } });
     expect(fine.status).toBe(200);
     expect(await stop(server.child)).toBe(0);
+  }, TEST_TIMEOUT_MS);
+
+  it('the documented form, npm run -s cotejo -- ... --json, prints only JSON (pipe-safe)', async () => {
+    const dataDir = tmpDir();
+    const r = await runToExit('npm', ['run', '-s', 'cotejo', '--', 'accounts', 'create', '--name', 'Piped', '--json'], { COTEJO_DATA_DIR: dataDir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).keys.test).toMatch(/^ck_test_/);
+    const list = await runToExit('npm', ['run', '-s', 'cotejo', '--', 'accounts', 'list', '--json'], { COTEJO_DATA_DIR: dataDir });
+    expect(JSON.parse(list.stdout).accounts.map((a: { name: string }) => a.name)).toEqual(['Piped']);
   }, TEST_TIMEOUT_MS);
 
   it.runIf(Boolean(process.env.DATABASE_URL))('works on PostgreSQL while a server runs on it', async () => {

@@ -2,6 +2,7 @@
 // (only '@cotejo/webhooks' is imported from outside dist/), checked by importing dist/ and type-checking a consumer.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -61,4 +62,43 @@ describe('@cotejo/sdk package', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  // What sdk/README.md tells users to do before the packages are published: pack both in the clone, install the two
+  // tarballs in their own project (the SDK's dependency on @cotejo/webhooks@0.1.0 is met by the second tarball).
+  it('`npm pack` of both packages gives tarballs that install offline in a fresh project and work there', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-pack-'));
+    try {
+      const packages = path.join(tmp, 'packages');
+      fs.mkdirSync(packages);
+      const run = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, stdio: 'pipe', encoding: 'utf8' });
+      run(['pack', '-w', '@cotejo/webhooks', '-w', '@cotejo/sdk', '--pack-destination', packages], ROOT);
+      expect(fs.readdirSync(packages).sort()).toEqual(['cotejo-sdk-0.1.0.tgz', 'cotejo-webhooks-0.1.0.tgz']);
+      const listing = run(['pack', '--dry-run', '--json', '--ignore-scripts'], SDK);
+      const files = (JSON.parse(listing) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
+      expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/api.d.ts', 'package.json', 'README.md']));
+      expect(files.filter((f) => f.startsWith('src/'))).toEqual([]);
+
+      const app = path.join(tmp, 'my-app');
+      fs.mkdirSync(app);
+      fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module' }));
+      run(['install', '--offline', '--no-audit', '--no-fund', '../packages/cotejo-webhooks-0.1.0.tgz', '../packages/cotejo-sdk-0.1.0.tgz'], app);
+      fs.writeFileSync(
+        path.join(app, 'index.js'),
+        [
+          "import { Cotejo, APIConnectionError } from '@cotejo/sdk';",
+          "import { sign, verify } from '@cotejo/webhooks';",
+          "const c = new Cotejo({ apiKey: 'ck_test_x', baseURL: 'http://127.0.0.1:1' });",
+          "console.log(JSON.stringify({ baseURL: c.baseURL, verify: typeof verify, sign: typeof sign, conn: typeof APIConnectionError }));",
+          '',
+        ].join('\n'),
+      );
+      const out = JSON.parse(execFileSync(process.execPath, ['index.js'], { cwd: app, encoding: 'utf8' }));
+      expect(out).toEqual({ baseURL: 'http://127.0.0.1:1', verify: 'function', sign: 'function', conn: 'function' });
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      throw new Error(`${String(err)}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,7 +1,6 @@
 // @cotejo/sdk against the Prism mock of generated/openapi.json: every request the SDK builds must pass Prism's
 // validation of the contract (a request Prism rejects answers 4xx and fails here), and every typed error is mapped
 // from the contract's own error examples (`Prefer: code=...`).
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,40 +16,18 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from '../../sdk/src/index.ts';
-import { freePort } from '../../scripts/free-port.ts';
+import { startPrism, type RunningPrism } from '../support/prism.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-let prism: ChildProcess | undefined;
+let prism: RunningPrism | undefined;
 let cotejo: Cotejo;
 
 beforeAll(async () => {
-  const port = await freePort();
-  prism = spawn(path.join(ROOT, 'node_modules/.bin/prism'), ['mock', 'generated/openapi.json', '--host', '127.0.0.1', '-p', String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, SCARF_ANALYTICS: 'false' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${out}`)), 45_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Prism is listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    prism!.stdout!.on('data', onData);
-    prism!.stderr!.on('data', onData);
-    prism!.once('exit', (code) => reject(new Error(`Prism exited (${code}):\n${out}`)));
-  });
-  prism.stdout!.resume();
-  prism.stderr!.resume();
-  cotejo = new Cotejo({ apiKey: 'ck_test_prism', baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });
+  prism = await startPrism();
+  cotejo = new Cotejo({ apiKey: 'ck_test_prism', baseURL: prism.baseUrl, maxRetries: 0 });
 }, 60_000);
 
-afterAll(() => {
-  prism?.kill('SIGTERM');
+afterAll(async () => {
+  await prism?.stop();
 });
 
 const ID = 'an_01JPB4X9R2C8H5M7P3Q6S9T1VZ';
