@@ -34,7 +34,12 @@ export interface ReadField {
    * visual zone: comparing the zone with itself proves nothing, so `mrz_matches_visual` (`aamva_matches_visual`)
    * only compares the fields read elsewhere. Not part of the API.
    */
-  origin?: 'mrz' | 'barcode' | 'xml' | 'text' | 'ocr';
+  origin?: 'mrz' | 'barcode' | 'xml' | 'text' | 'ocr' | 'model';
+  /**
+   * The printed face's reading of a field whose value comes from the MRZ or the barcode (an AI model read the face):
+   * what `mrz_matches_visual` / `aamva_matches_visual` compare with the zone. Not part of the API.
+   */
+  visual?: { value: unknown; confidence: number };
 }
 
 export interface Reading {
@@ -57,9 +62,24 @@ export interface Reading {
   failure: { code: string; message: string } | null;
 }
 
+/** `sovereign`: only providers headquartered and operated in the EU, plus local readers; `standard`: may also use US-headquartered cloud providers, processing in EU regions. */
+export type ProcessingProfile = 'sovereign' | 'standard';
+export const PROCESSING_PROFILES: readonly ProcessingProfile[] = ['sovereign', 'standard'];
+
 export interface Provider {
   readonly name: string;
   /** A simulated reader (test mode): its reading reports a latency instead of taking it. */
   readonly simulated?: boolean;
+  /**
+   * The `processing` profiles this reader can honour; a request for another gets 422 `processing_unavailable`.
+   * Absent: both (readers on the service's own machines, and EU providers, honour `sovereign` and, a fortiori,
+   * `standard`); a composition that needs a US-headquartered provider serves only `standard`.
+   */
+  readonly profiles?: readonly ProcessingProfile[];
   read(input: ReadInput): Promise<Reading>;
+}
+
+/** The profiles a reader serves. */
+export function profilesServed(provider: Provider): readonly ProcessingProfile[] {
+  return provider.profiles ?? PROCESSING_PROFILES;
 }

@@ -9,14 +9,15 @@
  *            ─> fields: what the deterministic evidence carries wins; text rules fill the rest; the rest stays null
  *
  * A reader that throws or runs past its budget is left out (logged) and the reading goes on without it; when no
- * reader could look at the document at all, the reading fails (`processing_failed`, not charged). An AI provider
- * (next: Mistral) plugs in after the local readers, for what they leave open.
+ * reader could look at the document at all, the reading fails (`processing_failed`, not charged). Mistral reads
+ * after them, for what they leave open (providers/live.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { getEntry, FIELD_DICTIONARY, type CatalogueEntry } from '../../catalogue/index.ts';
 import { isTwoSided } from '../../catalogue/sides.ts';
 import type { LocalReaderName, OcrLanguage } from '../../config.ts';
+import { t } from '../../domain/analysis/messages.ts';
 import type { Provider, ReadField, ReadInput, Reading, Warning } from '../types.ts';
 import { readingFromAamva, readingFromMrz, type Candidate, type IdEvidenceReading } from './id-documents.ts';
 import { Limiter } from './limiter.ts';
@@ -272,7 +273,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   const done = (r: Omit<Reading, 'visual' | 'mode' | 'providers' | 'latencyMs'>): Reading => ({
     ...base,
     ...r,
-    warnings: ORDER.filter((w) => (r.warnings as Warning[]).includes(w)),
+    warnings: WARNING_ORDER.filter((w) => (r.warnings as Warning[]).includes(w)),
     providers: [...used.values()],
     latencyMs: Math.round(performance.now() - started),
   });
@@ -280,7 +281,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   if (!ev.looked) {
     return done({
       document: null, candidates: [], fields: {}, warnings: [],
-      failure: { code: 'processing_failed', message: 'Ningún lector local ha podido leer el documento.' },
+      failure: { code: 'processing_failed', message: t(input.language, 'failure.no_local_reader') },
     });
   }
 
@@ -346,6 +347,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   return done({ document, candidates, fields, warnings: [...warnings], failure: null });
 }
 
-const ORDER: Warning[] = [
+/** The order warnings are listed in. */
+export const WARNING_ORDER: Warning[] = [
   'low_quality', 'blurry', 'cropped', 'glare', 'screen_photo_suspected', 'photocopy_suspected', 'edited_suspected', 'multiple_documents', 'side_missing', 'language_mismatch',
 ];
