@@ -1,0 +1,549 @@
+/**
+ * Verification links (#17): create, list, get, cancel; the attempts and outcome of each requested document; completion
+ * and expiry with their webhook, callback and emails. The hosted page reaches links only through page.ts (by token).
+ *
+ * The URL's token: `HMAC-SHA256(K, link id)` in base64url (32 bytes, unguessable without K), K derived from the
+ * service's signing secret (COTEJO_SIGNING_SECRET, else the stored one signed URLs use). Only its SHA-256 is stored
+ * (`token_hash`, for the page's lookup); GET recomputes the URL. Rotating the signing secret invalidates every link URL.
+ *
+ * Every change of a link happens under its row lock (SELECT ... FOR UPDATE), so a transition (completed, expired,
+ * cancelled) happens once, and with it its event, webhook and callback.
+ */
+import crypto from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { components } from '../../../../generated/api.d.ts';
+import type { Language } from '../../catalogue/index.ts';
+import { getOrCreateSetting } from '../../db/settings.ts';
+import type { AnalysisRow, DB, LinkDocumentState, LinkEventEntry, VerificationLinkRow } from '../../db/schema.ts';
+import type { Auth, Services } from '../../http/context.ts';
+import { ApiError, resourceMissing } from '../../http/errors.ts';
+import { isId, newId } from '../../ids.ts';
+import { refuseTarget } from '../../webhooks/sender.ts';
+import { enqueueCallback } from '../../webhooks/deliveries.ts';
+import * as pipeline from '../analysis/pipeline.ts';
+import type { Analysis } from '../analysis/presenter.ts';
+import { createDossier, recompute } from '../dossiers/service.ts';
+import type { Requirement } from '../dossiers/verdict.ts';
+import { getTemplateForRequest, resolveExpectList, type Template } from '../templates.ts';
+import * as jobs from '../../jobs/queue.ts';
+import { MailError, type DossierVerdictStatus } from '../../mail/index.ts';
+import { linkMail } from './mail-hooks.ts';
+
+export type VerificationLink = components['schemas']['VerificationLink'];
+type CreateBody = components['schemas']['CreateVerificationLinkRequest'];
+type Conn = Kysely<DB> | Transaction<DB>;
+
+/** Attempts allowed per requested document. */
+export const MAX_ATTEMPTS = 5;
+/** Quality warnings that ask the person for another photo (with a non-valid verdict, the document can be redone). */
+const RETRY_WARNINGS: ReadonlySet<string> = new Set(['blurry', 'glare', 'cropped', 'low_quality', 'side_missing']);
+const ACTIVE = ['pending', 'in_progress'] as const;
+
+const scope = (auth: Auth) => ({ account_id: auth.account.id, livemode: auth.livemode });
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Token
+// ---------------------------------------------------------------------------------------------------------------
+
+// Per services object (one per process; tests make several): read once, then never again, so that no transaction
+// ever waits on it (PGlite has one connection: a read outside a transaction inside one would wait forever).
+const tokenKeys = new WeakMap<object, Buffer>();
+
+async function tokenKey(s: Services): Promise<Buffer> {
+  let key = tokenKeys.get(s);
+  if (!key) {
+    const secret = s.config.signingSecret ?? (await getOrCreateSetting(s.db, 'url_signing_secret', () => crypto.randomBytes(32).toString('base64url')));
+    key = crypto.createHash('sha256').update(`cotejo-link-tokens:${secret}`).digest();
+    tokenKeys.set(s, key);
+  }
+  return key;
+}
+
+/** The secret token of a link's URL (never stored, never logged). */
+async function tokenOf(s: Services, linkId: string): Promise<string> {
+  return crypto.createHmac('sha256', await tokenKey(s)).update(linkId).digest('base64url');
+}
+
+function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+async function urlOf(s: Services, linkId: string): Promise<string> {
+  return `${s.config.baseUrl}/l/${await tokenOf(s, linkId)}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Repository (all SQL of links)
+// ---------------------------------------------------------------------------------------------------------------
+
+type NewLink = Omit<VerificationLinkRow, 'metadata' | 'documents' | 'consent' | 'events' | 'face_verification' | 'face_match'> & {
+  metadata: Record<string, string>;
+  documents: LinkDocumentState[];
+  consent: VerificationLinkRow['consent'];
+  events: LinkEventEntry[];
+  face_verification: VerificationLinkRow['face_verification'];
+  face_match: VerificationLinkRow['face_match'];
+};
+
+const JSON_COLUMNS = ['metadata', 'documents', 'consent', 'events', 'face_verification', 'face_match'] as const;
+
+function serialise(patch: Partial<NewLink>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...patch };
+  for (const c of JSON_COLUMNS) if (c in patch) out[c] = JSON.stringify(patch[c] ?? null);
+  return out;
+}
+
+async function insertLink(db: Conn, row: NewLink): Promise<void> {
+  await db.insertInto('verification_links').values(serialise(row) as never).execute();
+}
+
+async function updateLink(db: Conn, id: string, patch: Partial<NewLink>): Promise<void> {
+  await db.updateTable('verification_links').set(serialise(patch) as never).where('id', '=', id).execute();
+}
+
+async function findLink(db: Conn, sc: { account_id: string; livemode: boolean }, id: string): Promise<VerificationLinkRow | undefined> {
+  if (!isId('verification_link', id)) return undefined;
+  return db.selectFrom('verification_links').selectAll().where('id', '=', id).where('account_id', '=', sc.account_id).where('livemode', '=', sc.livemode).executeTakeFirst();
+}
+
+async function lockLink(trx: Transaction<DB>, id: string): Promise<VerificationLinkRow | undefined> {
+  return trx.selectFrom('verification_links').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function findLinkByToken(db: Conn, token: string): Promise<VerificationLinkRow | undefined> {
+  if (typeof token !== 'string' || token.length < 20 || token.length > 100) return undefined;
+  return db.selectFrom('verification_links').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+}
+
+async function analysesOf(db: Conn, ids: string[]): Promise<Map<string, AnalysisRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('analyses').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Presentation
+// ---------------------------------------------------------------------------------------------------------------
+
+function finalStatusOf(s: Services, row: AnalysisRow | undefined): 'valid' | 'invalid' | null {
+  if (!row || row.kind !== 'analysis' || row.status !== 'completed') return null;
+  const a = pipeline.present(s, row) as Analysis;
+  return ((a.verdict as { final_status?: 'valid' | 'invalid' | null } | null)?.final_status ?? null) as 'valid' | 'invalid' | null;
+}
+
+/** The link as the API shows it. `qr`: with `qr_svg` (create and the single GET). */
+async function toLink(s: Services, row: VerificationLinkRow, analyses: Map<string, AnalysisRow>, opts: { qr?: boolean } = {}): Promise<VerificationLink> {
+  const url = await urlOf(s, row.id);
+  const link: VerificationLink = {
+    id: row.id,
+    object: 'verification_link',
+    url,
+    // qrcode loads with the first link shown, not with the server.
+    ...(opts.qr ? { qr_svg: await (await import('qrcode')).default.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) } : {}),
+    status: row.status,
+    livemode: row.livemode,
+    template: row.template,
+    reference: row.reference,
+    metadata: row.metadata,
+    documents: row.documents.map((d) => ({
+      key: d.key,
+      label: d.label,
+      expect: d.expect,
+      checks: d.checks as VerificationLink['documents'][number]['checks'],
+      status: d.status,
+      analysis_id: d.analysis_id,
+      attempts: d.attempts,
+      verdict_status: d.verdict_status,
+      final_status: d.analysis_id ? finalStatusOf(s, analyses.get(d.analysis_id)) : null,
+      warnings: d.warnings as VerificationLink['documents'][number]['warnings'],
+    })),
+    dossier_id: row.dossier_id,
+    expires_at: row.expires_at.toISOString(),
+    redirect_url: row.redirect_url,
+    redirect_with_status: row.redirect_with_status,
+    callback_url: row.callback_url,
+    include_results: row.include_results,
+    results_email: row.results_email,
+    results_email_sent_at: iso(row.results_email_sent_at),
+    locale: row.locale,
+    notify_email: row.notify_email,
+    last_sent_at: iso(row.last_sent_at),
+    show_result: row.show_result,
+    consent_text: row.consent_text,
+    consent: row.consent,
+    events: row.events as VerificationLink['events'],
+    created_at: row.created_at.toISOString(),
+    completed_at: iso(row.completed_at),
+    cancelled_at: iso(row.cancelled_at),
+  };
+  if (row.face_verification?.enabled) {
+    link.face_verification = row.face_verification;
+    link.face_match = row.face_match ?? { status: 'pending', score: null, analysis_id: null, checked_at: null };
+  }
+  return link;
+}
+
+async function present(s: Services, db: Conn, row: VerificationLinkRow, opts: { qr?: boolean } = {}): Promise<VerificationLink> {
+  const ids = row.documents.map((d) => d.analysis_id).filter((x): x is string => x !== null);
+  return toLink(s, row, await analysesOf(db, ids), opts);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// API operations
+// ---------------------------------------------------------------------------------------------------------------
+
+/** `callback_url`: https, no credentials, not a loopback/private literal (DNS names are judged again when sending). */
+function checkCallbackUrl(s: Services, raw: string): void {
+  const why = refuseTarget(raw, s.config.allowPrivateUrls);
+  if (why) throw new ApiError(422, 'invalid_url', `callback_url no es válida: debe ser una URL https pública (${why.replace(/^the endpoint URL /, '')}).`, 'callback_url');
+}
+
+function documentsOf(body: CreateBody, template: Template | null): LinkDocumentState[] {
+  const state = (key: string, label: string | null, expect: string[], checks: Record<string, unknown>): LinkDocumentState => ({
+    key, label, expect, checks, status: 'pending', analysis_id: null, attempts: 0, verdict_status: null, warnings: [], outcome: null,
+  });
+  if (body.documents) {
+    const seen = new Set<string>();
+    return body.documents.map((d, i) => {
+      if (seen.has(d.key)) throw new ApiError(422, 'invalid_parameter', `La clave '${d.key}' está repetida en documents.`, `documents.${i}.key`);
+      seen.add(d.key);
+      const expect = d.expect !== undefined ? resolveExpectList(d.expect, `documents.${i}.expect`) : [];
+      return state(d.key, d.label ?? null, expect, (d.checks ?? {}) as Record<string, unknown>);
+    });
+  }
+  if (template?.documents && template.documents.length > 0) {
+    return template.documents.map((d) => state(d.key, d.label ?? null, [...d.expect], { ...((d.checks ?? {}) as Record<string, unknown>) }));
+  }
+  if (template?.expect && template.expect.length > 0) return [state('document', null, [...template.expect], { ...((template.checks ?? {}) as Record<string, unknown>) })];
+  throw new ApiError(422, 'documents_required', 'Indica los documentos que se piden (documents) o una plantilla (template) con expect.', 'documents');
+}
+
+/** The account's callback secret of this mode, made on first use (returned for the CLI). */
+export async function callbackSecretOf(db: Conn, accountId: string, livemode: boolean): Promise<string> {
+  const column = livemode ? 'callback_secret_live' : 'callback_secret_test';
+  const made = `whsec_${crypto.randomBytes(24).toString('base64')}`;
+  await db.updateTable('accounts').set({ [column]: made }).where('id', '=', accountId).where(column, 'is', null).execute();
+  const row = await db.selectFrom('accounts').select(column).where('id', '=', accountId).executeTakeFirstOrThrow();
+  return (row as Record<string, string>)[column];
+}
+
+export async function createLink(s: Services, auth: Auth, body: CreateBody): Promise<VerificationLink> {
+  if (body.callback_url !== undefined && body.callback_url !== null) checkCallbackUrl(s, body.callback_url);
+  if (body.face_verification?.enabled && !auth.account.face_verification_enabled) {
+    throw new ApiError(403, 'face_verification_not_enabled', 'El módulo de verificación facial no está activado en esta cuenta.', 'face_verification');
+  }
+  const template = body.template ? await getTemplateForRequest(s, auth, body.template, 'template') : null;
+  const documents = documentsOf(body, template);
+  const now = s.clock.now();
+  const id = newId('verification_link', now.getTime());
+  const token = await tokenOf(s, id);
+  const locale = (body.locale ?? template?.language ?? 'es') as Language;
+  const metadata = (body.metadata as Record<string, string> | undefined) ?? {};
+  const face = body.face_verification?.enabled ? { enabled: true, required: body.face_verification.required ?? false } : null;
+  const row: NewLink = {
+    id,
+    account_id: auth.account.id,
+    livemode: auth.livemode,
+    token_hash: hashToken(token),
+    status: 'pending',
+    template: template?.id ?? null,
+    reference: body.reference ?? null,
+    metadata,
+    documents,
+    dossier_id: null,
+    expires_at: new Date(now.getTime() + (body.expires_in_hours ?? 72) * 3_600_000),
+    redirect_url: body.redirect_url ?? null,
+    redirect_with_status: body.redirect_with_status ?? false,
+    callback_url: body.callback_url ?? null,
+    include_results: body.include_results ?? true,
+    results_email: body.results_email ?? null,
+    results_email_sent_at: null,
+    locale,
+    notify_email: body.notify_email ?? null,
+    last_sent_at: null,
+    show_result: body.show_result ?? auth.account.link_show_result,
+    consent_text: body.consent_text ?? auth.account.link_consent_text ?? null,
+    consent: null,
+    events: [{ type: 'created', at: now.toISOString() }],
+    face_verification: face,
+    face_match: face ? { status: 'pending', score: null, analysis_id: null, checked_at: null } : null,
+    created_at: now,
+    completed_at: null,
+    cancelled_at: null,
+  };
+  const requirements: Requirement[] = documents.map((d) => ({ key: d.key, label: d.label, expect: d.expect, checks: d.checks as Requirement['checks'] }));
+  await s.db.transaction().execute(async (trx) => {
+    // The dossier is born with the link, in the same transaction (both or neither).
+    const dossier = await createDossier(
+      s,
+      auth,
+      { reference: row.reference ?? undefined, language: locale, metadata, ...(row.template ? { template: row.template } : {}) } as never,
+      { requirements, verificationLinkId: id, within: trx },
+    );
+    row.dossier_id = dossier.id;
+    await insertLink(trx, row);
+    if (row.callback_url) await callbackSecretOf(trx, auth.account.id, auth.livemode);
+    // The email goes out from the job queue, durably: committed with the link, retried while the mail server is away.
+    if (row.notify_email) await queueLinkEmail(s, trx, { link: id, email: 'link' });
+  });
+  const stored = (await findLink(s.db, scope(auth), id))!;
+  return present(s, s.db, stored, { qr: true });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Emails (server/src/mail through mail-hooks.ts), sent by jobs of their own queue
+// ---------------------------------------------------------------------------------------------------------------
+
+export const LINK_EMAIL_QUEUE = 'link_email';
+/** Delays before another try of an email the mail server refused for now (then the job has failed: logged). */
+const LINK_EMAIL_RETRY_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 3600_000];
+const LINK_EMAIL_LEASE_MS = 2 * 60_000;
+
+interface LinkEmailJob {
+  link: string;
+  email: 'link' | 'results';
+  dossier_status?: DossierVerdictStatus | null;
+}
+
+async function queueLinkEmail(s: Services, trx: Transaction<DB>, job: LinkEmailJob): Promise<void> {
+  await jobs.enqueue(trx, s.clock, LINK_EMAIL_QUEUE, { ...job }, { maxAttempts: LINK_EMAIL_RETRY_MS.length + 1 });
+}
+
+/**
+ * Sends the next due link email, if any (the worker's loop; tests call it directly). A transient failure (mail server
+ * unreachable, 4xx) is tried again later; a permanent one (the address or the message refused) ends the job. The link
+ * records `sent` / `last_sent_at` or `results_sent` / `results_email_sent_at` only once the email went out. Returns
+ * whether a job was run.
+ */
+export async function runOneLinkEmailJob(s: Services): Promise<boolean> {
+  const job = await jobs.claim(s.db, s.clock, LINK_EMAIL_QUEUE, LINK_EMAIL_LEASE_MS);
+  if (!job) return false;
+  const p = job.payload as unknown as LinkEmailJob;
+  try {
+    if (p.email === 'link') await sendLinkEmail(s, p.link);
+    else await sendResultsEmail(s, p.link, p.dossier_status ?? null);
+    await jobs.complete(s.db, s.clock, job.id);
+  } catch (err) {
+    const transient = !(err instanceof MailError) || err.transient;
+    const delay = LINK_EMAIL_RETRY_MS[Math.min(job.attempts - 1, LINK_EMAIL_RETRY_MS.length - 1)];
+    const next = transient ? await jobs.fail(s.db, s.clock, job, String((err as Error)?.message ?? err), delay) : 'failed';
+    if (!transient) await jobs.complete(s.db, s.clock, job.id);
+    // The mail module's messages never hold the password, the recipient or the body.
+    s.logger.error({ err, link: p.link, email: p.email, attempt: job.attempts, next }, next === 'retry' ? 'could not send a link email; trying again later' : 'could not send a link email; giving up');
+  }
+  return true;
+}
+
+/** Emails the link: event `sent` and `last_sent_at` once it went out. Not for a link that is no longer active. */
+async function sendLinkEmail(s: Services, linkId: string): Promise<void> {
+  const row = await s.db.selectFrom('verification_links').selectAll().where('id', '=', linkId).executeTakeFirst();
+  if (!row?.notify_email || !linkMail.sendLink || !(ACTIVE as readonly string[]).includes(row.status)) return;
+  await linkMail.sendLink(s, { row: row as VerificationLinkRow, url: await urlOf(s, row.id) });
+  const at = s.clock.now();
+  await s.db.transaction().execute(async (trx) => {
+    const locked = (await lockLink(trx, row.id))!;
+    const events = [...locked.events, { type: 'sent', at: at.toISOString(), email: row.notify_email! }];
+    await updateLink(trx, row.id, { events, last_sent_at: at });
+  });
+}
+
+export async function getLink(s: Services, auth: Auth, id: string): Promise<VerificationLink> {
+  const row = await findLink(s.db, scope(auth), id);
+  if (!row) throw resourceMissing(id);
+  return present(s, s.db, row, { qr: true });
+}
+
+export async function listLinks(
+  s: Services,
+  auth: Auth,
+  q: { limit: number; starting_after?: string; status?: VerificationLinkRow['status']; reference?: string; metadata?: Record<string, string> },
+): Promise<{ data: VerificationLink[]; has_more: boolean }> {
+  let query = s.db.selectFrom('verification_links').selectAll().where('account_id', '=', auth.account.id).where('livemode', '=', auth.livemode);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.reference !== undefined) query = query.where('reference', '=', q.reference);
+  if (q.metadata && Object.keys(q.metadata).length > 0) query = query.where('metadata', '@>', JSON.stringify(q.metadata) as never);
+  if (q.starting_after !== undefined) query = query.where('id', '<', q.starting_after);
+  const rows = await query.orderBy('id', 'desc').limit(q.limit + 1).execute();
+  const page = rows.slice(0, q.limit);
+  const ids = page.flatMap((r) => r.documents.map((d) => d.analysis_id).filter((x): x is string => x !== null));
+  const analyses = await analysesOf(s.db, ids);
+  return { data: await Promise.all(page.map((r) => toLink(s, r, analyses))), has_more: rows.length > q.limit };
+}
+
+export async function cancelLink(s: Services, auth: Auth, id: string): Promise<VerificationLink> {
+  const found = await findLink(s.db, scope(auth), id);
+  if (!found) throw resourceMissing(id);
+  const row = await s.db.transaction().execute(async (trx) => {
+    const locked = (await lockLink(trx, id))!;
+    if (locked.status === 'cancelled') return locked;
+    if (locked.status === 'completed' || locked.status === 'expired') {
+      throw new ApiError(409, 'link_not_active', `El enlace está ${locked.status === 'completed' ? 'completado' : 'caducado'}: no se puede cancelar.`);
+    }
+    const now = s.clock.now();
+    const events = [...locked.events, { type: 'cancelled', at: now.toISOString() }];
+    await updateLink(trx, id, { status: 'cancelled', cancelled_at: now, events });
+    return { ...locked, status: 'cancelled' as const, cancelled_at: now, events };
+  });
+  return present(s, s.db, row);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Attempts, completion, expiry
+// ---------------------------------------------------------------------------------------------------------------
+
+/** How one finished attempt ends: it counts (accepted), another photo is asked for (retry), or attempts ran out (rejected). */
+function judgeAttempt(analysis: AnalysisRow, attempts: number): { result: 'accepted' | 'retry' | 'rejected'; verdict: LinkDocumentState['verdict_status']; warnings: string[] } {
+  const result = (analysis.result ?? null) as { verdict?: { status?: 'valid' | 'invalid' | 'review' } | null; warnings?: string[] } | null;
+  const warnings = analysis.status === 'completed' ? [...(result?.warnings ?? [])] : [];
+  const verdict = analysis.status === 'completed' ? (result?.verdict?.status ?? null) : null;
+  // A failed reading, or quality warnings that ask for another photo with a verdict that is not valid: redo it.
+  const redo = analysis.status === 'failed' || (verdict !== 'valid' && warnings.some((w) => RETRY_WARNINGS.has(w)));
+  if (!redo) return { result: 'accepted', verdict, warnings };
+  return { result: attempts < MAX_ATTEMPTS ? 'retry' : 'rejected', verdict, warnings };
+}
+
+/** The link is past its time but not yet swept: effectively expired. */
+export function isPastExpiry(s: Services, row: VerificationLinkRow): boolean {
+  return (row.status === 'pending' || row.status === 'in_progress') && row.expires_at.getTime() <= s.clock.now().getTime();
+}
+
+/**
+ * Judges the attempt `analysisId` of a link document once its analysis has finished: the document's outcome, its
+ * events, and the link's completion when every document has an outcome. Idempotent; a no-op while the analysis
+ * runs or when that attempt is no longer the document's current one.
+ */
+export async function settleAttempt(s: Services, linkId: string, analysisId: string): Promise<'accepted' | 'retry' | 'rejected' | 'processing' | null> {
+  const analysis = (await analysesOf(s.db, [analysisId])).get(analysisId);
+  if (analysis && analysis.status !== 'completed' && analysis.status !== 'failed') return 'processing';
+  await tokenKey(s); // read before the transaction below presents the link
+  const summary = await dossierSummaryOf(s, linkId);
+  const dossierStatus = (summary?.verdict as { status?: DossierVerdictStatus } | undefined)?.status ?? null;
+  const outcome = await s.db.transaction().execute(async (trx) => {
+    const row = await lockLink(trx, linkId);
+    if (!row) return null;
+    const idx = row.documents.findIndex((d) => d.analysis_id === analysisId);
+    if (idx < 0) return null;
+    const doc = row.documents[idx];
+    if (doc.status !== 'processing') return doc.outcome ?? (doc.status === 'pending' ? 'retry' : null);
+    const now = s.clock.now().toISOString();
+    const judged = analysis ? judgeAttempt(analysis, doc.attempts) : { result: doc.attempts < MAX_ATTEMPTS ? ('retry' as const) : ('rejected' as const), verdict: null, warnings: [] };
+    const documents = [...row.documents];
+    const events = [...row.events];
+    documents[idx] = {
+      ...doc,
+      warnings: judged.warnings,
+      verdict_status: judged.verdict,
+      status: judged.result === 'accepted' ? 'completed' : judged.result === 'retry' ? 'pending' : 'failed',
+      outcome: judged.result === 'retry' ? null : judged.result,
+    };
+    if (judged.result === 'accepted') events.push({ type: 'document_accepted', at: now, document_key: doc.key });
+    if (judged.result === 'rejected') events.push({ type: 'document_rejected', at: now, document_key: doc.key });
+    const patch: Partial<NewLink> = { documents, events };
+    const active = row.status === 'pending' || row.status === 'in_progress';
+    if (active && documents.every((d) => d.outcome !== null)) {
+      const at = s.clock.now();
+      events.push({ type: 'completed', at: at.toISOString() });
+      Object.assign(patch, { status: 'completed', completed_at: at });
+    }
+    await updateLink(trx, linkId, patch);
+    const updated = { ...row, ...patch } as VerificationLinkRow;
+    if (patch.status === 'completed') {
+      await emitLinkEvent(s, trx, updated, 'verification_link.completed', summary);
+      if (updated.results_email) await queueLinkEmail(s, trx, { link: linkId, email: 'results', dossier_status: dossierStatus });
+    }
+    return judged.result;
+  });
+  return outcome;
+}
+
+/** `{ id, verdict }` of the link's dossier, judged now (in the dossier's language, the link's locale). */
+async function dossierSummaryOf(s: Services, linkId: string): Promise<{ id: string; verdict: unknown } | null> {
+  const row = await s.db.selectFrom('verification_links').select('dossier_id').where('id', '=', linkId).executeTakeFirst();
+  if (!row?.dossier_id) return null;
+  const d = await recompute(s, row.dossier_id);
+  return d ? { id: d.id, verdict: d.verdict } : null;
+}
+
+/**
+ * `data` of the link events: the link without `qr_svg`, `results` when `include_results` (each requested document in
+ * order, with the analysis that counts: no `file_url`), and the dossier summary.
+ */
+async function eventData(s: Services, db: Conn, row: VerificationLinkRow, dossier: { id: string; verdict: unknown } | null): Promise<Record<string, unknown>> {
+  const ids = row.documents.map((d) => d.analysis_id).filter((x): x is string => x !== null);
+  const analyses = await analysesOf(db, ids);
+  const link = await toLink(s, row, analyses);
+  const data: Record<string, unknown> = { ...link };
+  if (row.include_results) {
+    data.results = row.documents.map((d) => {
+      const a = d.analysis_id ? analyses.get(d.analysis_id) : undefined;
+      let analysis: Record<string, unknown> | null = null;
+      if (a) {
+        analysis = { ...(pipeline.present(s, a) as unknown as Record<string, unknown>) };
+        // Embedded analyses carry no signed link to the original (the specification).
+        delete analysis.file_url;
+      }
+      return { document_key: d.key, label: d.label, analysis };
+    });
+  }
+  data.dossier = dossier;
+  return data;
+}
+
+/** The link's webhook event and, when it has one, the same body POSTed to its `callback_url`, in `trx`. */
+async function emitLinkEvent(s: Services, trx: Transaction<DB>, row: VerificationLinkRow, type: string, dossier: { id: string; verdict: unknown } | null): Promise<void> {
+  const data = await eventData(s, trx, row, dossier);
+  const event = await pipeline.emitEvent(s, row, type, data, { within: trx, subject: row.id });
+  // The callback gets the very body the endpoints get (same bytes; its own message id and signature).
+  if (event && row.callback_url) await enqueueCallback(trx, s.clock, event, { url: row.callback_url, linkId: row.id });
+}
+
+/** Emails the summary of a completed link: `results_email_sent_at` and event `results_sent` once it went out (once). */
+async function sendResultsEmail(s: Services, linkId: string, dossierStatus: DossierVerdictStatus | null): Promise<void> {
+  const row = (await s.db.selectFrom('verification_links').selectAll().where('id', '=', linkId).executeTakeFirst()) as VerificationLinkRow | undefined;
+  if (!row?.results_email || row.results_email_sent_at || !linkMail.sendResults) return;
+  await linkMail.sendResults(s, { row, dossierStatus });
+  const at = s.clock.now();
+  await s.db.transaction().execute(async (trx) => {
+    const locked = (await lockLink(trx, row.id))!;
+    if (locked.results_email_sent_at) return;
+    await updateLink(trx, row.id, { results_email_sent_at: at, events: [...locked.events, { type: 'results_sent', at: at.toISOString(), email: row.results_email! }] });
+  });
+}
+
+/** Expires one active link past its time: status, event, webhook and callback (once). True when it did. */
+export async function expireLink(s: Services, linkId: string): Promise<boolean> {
+  const summary = await dossierSummaryOf(s, linkId);
+  await tokenKey(s); // read before the transaction below presents the link
+  return s.db.transaction().execute(async (trx) => {
+    const row = await lockLink(trx, linkId);
+    if (!row || !isPastExpiry(s, row)) return false;
+    const events = [...row.events, { type: 'expired', at: s.clock.now().toISOString() }];
+    await updateLink(trx, linkId, { status: 'expired', events });
+    await emitLinkEvent(s, trx, { ...row, status: 'expired', events }, 'verification_link.expired', summary);
+    return true;
+  });
+}
+
+/** The durable sweep (worker.ts): every active link past its `expires_at` becomes expired. Returns how many. */
+export async function expireDueLinks(s: Services): Promise<number> {
+  let n = 0;
+  for (;;) {
+    const due = await s.db
+      .selectFrom('verification_links')
+      .select('id')
+      .where('status', 'in', [...ACTIVE])
+      .where('expires_at', '<=', s.clock.now())
+      .orderBy('expires_at')
+      .limit(100)
+      .execute();
+    if (due.length === 0) return n;
+    let moved = 0;
+    for (const { id } of due) if (await expireLink(s, id)) moved++;
+    n += moved;
+    if (moved === 0) return n;
+  }
+}
+
+// Used by page.ts.
+export { lockLink, updateLink };
