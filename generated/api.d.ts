@@ -1009,18 +1009,7 @@ export interface components {
             /** @description Same as the `X-Request-Id` header. */
             request_id: components["schemas"]["RequestId"];
         };
-        /**
-         * @description Envelope of every non-2xx response.
-         * @example {
-         *       "error": {
-         *         "type": "invalid_request",
-         *         "code": "invalid_parameter",
-         *         "message": "El tipo de documento 'es_dnii' no existe en el catálogo.",
-         *         "param": "options.expect",
-         *         "request_id": "req_01JPB4X9QF3M7K2N8R5T6V1W0Y"
-         *       }
-         *     }
-         */
+        /** @description Envelope of every non-2xx response. */
         ErrorResponse: {
             error: components["schemas"]["ErrorObject"];
         };
@@ -1149,7 +1138,7 @@ export interface components {
          *       "options": {
          *         "expect": [
          *           "es_dni",
-         *           "es_nie"
+         *           "es_tie"
          *         ],
          *         "checks": {
          *           "not_expired": true,
@@ -1216,7 +1205,14 @@ export interface components {
             /** @description Path of this list, for example `/v1/analyses`. */
             url: string;
         };
-        /** @description Result of a DELETE. */
+        /**
+         * @description Result of a DELETE.
+         * @example {
+         *       "id": "an_01JPB4X9R2C8H5M7P3Q6S9T1VZ",
+         *       "object": "analysis",
+         *       "deleted": true
+         *     }
+         */
         DeletedAnalysis: {
             id: components["schemas"]["AnalysisId"];
             /** @enum {string} */
@@ -1592,7 +1588,7 @@ export interface components {
          * @description Event types; `*` (subscription only) means every event, including future ones.
          * @enum {string}
          */
-        WebhookEventType: "analysis.completed" | "analysis.review_required" | "analysis.failed" | "batch.completed" | "credits.low" | "analysis.reviewed" | "verification_link.completed" | "verification_link.expired" | "test" | "*";
+        WebhookEventType: "analysis.completed" | "analysis.review_required" | "analysis.failed" | "batch.completed" | "credits.low" | "analysis.reviewed" | "dossier.verdict_changed" | "verification_link.completed" | "verification_link.expired" | "test" | "*";
         /**
          * @description The creation response: the endpoint plus its signing secret (shown only here; a replay returns the same).
          * @example {
@@ -1704,7 +1700,14 @@ export interface components {
             /** @description Path of this list, for example `/v1/analyses`. */
             url: string;
         };
-        /** @description Result of a DELETE. */
+        /**
+         * @description Result of a DELETE.
+         * @example {
+         *       "id": "we_01JPB3ZC4D6F8G1H3J5K7M9N2P",
+         *       "object": "webhook_endpoint",
+         *       "deleted": true
+         *     }
+         */
         DeletedWebhookEndpoint: {
             id: components["schemas"]["WebhookEndpointId"];
             /** @enum {string} */
@@ -1788,7 +1791,7 @@ export interface components {
          * @example {
          *       "id": "vl_01JPB6A1B3C5D7E9F2G4H6J8K0",
          *       "object": "verification_link",
-         *       "url": "https://verify.cotejo.eu/l/vl_01JPB6A1B3C5D7E9F2G4H6J8K0?t=q7Zk2mW9xYp4",
+         *       "url": "https://verify.cotejo.eu/l/q7Zk2mW9xYp4Lh3cVb8nR1sTu6wXe0yAa5dFg2jK9mQ",
          *       "qr_svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 33 33\"><path d=\"M0 0h7v7H0z\"/></svg>",
          *       "status": "pending",
          *       "livemode": false,
@@ -1977,7 +1980,17 @@ export interface components {
             /** @description Path of this list, for example `/v1/analyses`. */
             url: string;
         };
-        /** @description Credit balance of the account. */
+        /**
+         * @description Credit balance of the account.
+         * @example {
+         *       "object": "balance",
+         *       "credits_available": 120,
+         *       "credits_reserved": 3,
+         *       "free_tier_remaining": 37.5,
+         *       "credits_spendable": 157.5,
+         *       "free_tier_resets_at": "2025-04-01T00:00:00Z"
+         *     }
+         */
         Balance: {
             /** @enum {string} */
             object: "balance";
@@ -2023,7 +2036,46 @@ export interface components {
             /** Format: double */
             credits: number;
         };
-        /** @description Usage aggregated per day and type. */
+        /**
+         * @description Usage aggregated per day and type.
+         * @example {
+         *       "object": "usage",
+         *       "from": "2025-03-01",
+         *       "to": "2025-03-14",
+         *       "livemode": true,
+         *       "data": [
+         *         {
+         *           "date": "2025-03-10",
+         *           "type": "es_dni",
+         *           "kind": "analysis",
+         *           "count": 12,
+         *           "pages": 12,
+         *           "credits": 12
+         *         },
+         *         {
+         *           "date": "2025-03-10",
+         *           "type": "es_payslip",
+         *           "kind": "batch_analysis",
+         *           "count": 30,
+         *           "pages": 41,
+         *           "credits": 30
+         *         },
+         *         {
+         *           "date": "2025-03-12",
+         *           "type": "es_passport",
+         *           "kind": "classification",
+         *           "count": 5,
+         *           "pages": 5,
+         *           "credits": 1
+         *         }
+         *       ],
+         *       "totals": {
+         *         "count": 47,
+         *         "pages": 58,
+         *         "credits": 43
+         *       }
+         *     }
+         */
         Usage: {
             /** @enum {string} */
             object: "usage";
@@ -2061,7 +2113,52 @@ export interface components {
             /** @description Approve analyses with verdict `valid` without review; false sends them to review. */
             auto_approve_valid: boolean;
         };
-        /** @description A saved verification setup, referenced by `template` in analyze, classify, batches, links and dossiers. */
+        /** @description A document a dossier (or a template, for the dossiers and links made with it) needs. */
+        RequiredDocument: {
+            /** @description Letters, digits, `-`, `_`; unique within its list. */
+            key: string;
+            label: string | null;
+            /** @description Accepted types (a single type given at creation is returned as a one-item list). */
+            expect: string[];
+            /** @description Checks for this document (merged over the template's and the request's, field by field). */
+            checks: components["schemas"]["Checks"];
+        };
+        /**
+         * @description A saved verification setup, referenced by `template` in analyze, classify, batches, links and dossiers.
+         * @example {
+         *       "id": "tpl_01JPB2M4N6P8Q0R2S4T6V8W0X2",
+         *       "object": "template",
+         *       "livemode": false,
+         *       "name": "Alta de clientes",
+         *       "description": "DNI o NIE en vigor de un titular mayor de edad.",
+         *       "expect": [
+         *         "es_dni",
+         *         "es_tie"
+         *       ],
+         *       "checks": {
+         *         "not_expired": true,
+         *         "min_age_years": 18
+         *       },
+         *       "extract": true,
+         *       "storage": "review",
+         *       "ttl_hours": null,
+         *       "language": "es",
+         *       "processing": "sovereign",
+         *       "precise_bboxes": null,
+         *       "human_review": {
+         *         "on_invalid": true,
+         *         "auto_approve_valid": true
+         *       },
+         *       "review_retention_hours_after_decision": 24,
+         *       "review_max_days": 30,
+         *       "documents": null,
+         *       "metadata": {
+         *         "producto": "cuenta-online"
+         *       },
+         *       "created_at": "2025-03-01T08:30:00Z",
+         *       "updated_at": "2025-03-12T16:05:41Z"
+         *     }
+         */
         Template: {
             id: components["schemas"]["TemplateId"];
             /** @enum {string} */
@@ -2080,11 +2177,18 @@ export interface components {
             ttl_hours: number | null;
             language: components["schemas"]["Language"] | null;
             processing: components["schemas"]["ProcessingProfile"] | null;
+            /** @description Null: the request's value applies (false by default). */
+            precise_bboxes: boolean | null;
             human_review: components["schemas"]["HumanReview"];
             /** @description Null: the account value (24 by default). 0 deletes the original at decision time. */
             review_retention_hours_after_decision: number | null;
             /** @description Null: the account value (30 by default). */
             review_max_days: number | null;
+            /**
+             * @description The documents a dossier or verification link made with this template must collect; null: one document
+             *     (`key: document`) of the template's `expect`.
+             */
+            documents: components["schemas"]["RequiredDocument"][] | null;
             metadata: components["schemas"]["Metadata"];
             /** Format: date-time */
             created_at: string;
@@ -2095,6 +2199,14 @@ export interface components {
         HumanReviewInput: {
             on_invalid?: boolean;
             auto_approve_valid?: boolean;
+        };
+        /** @description A required document in create and update bodies (strict). */
+        RequiredDocumentInput: {
+            /** @description Letters, digits, `-`, `_`; unique within the list. */
+            key: string;
+            label?: string | null;
+            expect: components["schemas"]["Expect"];
+            checks?: components["schemas"]["Checks"];
         };
         /** @description Body of POST /v1/templates (strict). */
         CreateTemplateRequest: {
@@ -2107,9 +2219,11 @@ export interface components {
             ttl_hours?: number | null;
             language?: components["schemas"]["Language"] | null;
             processing?: components["schemas"]["ProcessingProfile"] | null;
+            precise_bboxes?: boolean | null;
             human_review?: components["schemas"]["HumanReviewInput"];
             review_retention_hours_after_decision?: number | null;
             review_max_days?: number | null;
+            documents?: components["schemas"]["RequiredDocumentInput"][] | null;
             metadata?: components["schemas"]["MetadataInput"];
         };
         /** @description Cursor-paginated list envelope. */
@@ -2133,12 +2247,21 @@ export interface components {
             ttl_hours?: number | null;
             language?: components["schemas"]["Language"] | null;
             processing?: components["schemas"]["ProcessingProfile"] | null;
+            precise_bboxes?: boolean | null;
             human_review?: components["schemas"]["HumanReviewInput"];
             review_retention_hours_after_decision?: number | null;
             review_max_days?: number | null;
+            documents?: components["schemas"]["RequiredDocumentInput"][] | null;
             metadata?: components["schemas"]["MetadataInput"];
         };
-        /** @description Result of a DELETE. */
+        /**
+         * @description Result of a DELETE.
+         * @example {
+         *       "id": "tpl_01JPB2M4N6P8Q0R2S4T6V8W0X2",
+         *       "object": "template",
+         *       "deleted": true
+         *     }
+         */
         DeletedTemplate: {
             id: components["schemas"]["TemplateId"];
             /** @enum {string} */
@@ -2153,6 +2276,11 @@ export interface components {
             analysis_id: components["schemas"]["AnalysisId"];
             /** @description Detected type, null if none. */
             type: string | null;
+            /**
+             * @description The analysis's status.
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "failed";
             /** @description The analysis verdict (its `final_status` after human review), null while unfinished or without verdict. */
             verdict_status: components["schemas"]["VerdictStatus"] | null;
             /** Format: date-time */
@@ -2169,7 +2297,79 @@ export interface components {
             /** @description Localised in the dossier's language. */
             reasons: components["schemas"]["Reason"][];
         };
-        /** @description Documents of one person or procedure with a global verdict. */
+        /**
+         * @description Documents of one person or procedure with a global verdict.
+         * @example {
+         *       "id": "dos_01JPB6A1B3C5D7E9F2G4H6J8K1",
+         *       "object": "dossier",
+         *       "livemode": false,
+         *       "reference": "ALTA-2025-0193",
+         *       "template": null,
+         *       "requirements": [
+         *         {
+         *           "key": "dni",
+         *           "label": "DNI",
+         *           "expect": [
+         *             "es_dni"
+         *           ],
+         *           "checks": {
+         *             "not_expired": true
+         *           }
+         *         },
+         *         {
+         *           "key": "nomina",
+         *           "label": "Última nómina",
+         *           "expect": [
+         *             "es_payslip"
+         *           ],
+         *           "checks": {
+         *             "max_age_days": 45
+         *           }
+         *         }
+         *       ],
+         *       "language": "es",
+         *       "verification_link_id": "vl_01JPB6A1B3C5D7E9F2G4H6J8K0",
+         *       "documents": [
+         *         {
+         *           "key": "dni",
+         *           "analysis_id": "an_01JPB4X9R2C8H5M7P3Q6S9T1VZ",
+         *           "type": "es_dni",
+         *           "status": "completed",
+         *           "verdict_status": "valid",
+         *           "added_at": "2025-03-14T12:09:31Z"
+         *         },
+         *         {
+         *           "key": "nomina",
+         *           "analysis_id": "an_01JPB6FHGJ4WKXSS7GEMPGQ9AH",
+         *           "type": "es_payslip",
+         *           "status": "completed",
+         *           "verdict_status": "valid",
+         *           "added_at": "2025-03-14T12:11:02Z"
+         *         }
+         *       ],
+         *       "verdict": {
+         *         "status": "complete_valid",
+         *         "reasons": []
+         *       },
+         *       "checks": [
+         *         {
+         *           "code": "same_holder",
+         *           "passed": true,
+         *           "message": "Todos los documentos son del mismo titular."
+         *         },
+         *         {
+         *           "code": "consistent_dates",
+         *           "passed": true,
+         *           "message": "Las fechas de los documentos son coherentes entre sí."
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "customer_id": "cus_4821"
+         *       },
+         *       "created_at": "2025-03-14T12:00:00Z",
+         *       "updated_at": "2025-03-14T12:11:02Z"
+         *     }
+         */
         Dossier: {
             id: components["schemas"]["DossierId"];
             /** @enum {string} */
@@ -2177,8 +2377,13 @@ export interface components {
             livemode: boolean;
             reference: string | null;
             template: string | null;
-            /** @description Types the dossier needs to be complete (from the request or the template). */
-            expect: string[];
+            /**
+             * @description The documents the dossier needs to be complete: from the request's `documents` (or its `expect`, one document
+             *     per type), else from the template's `documents` (or its `expect`, as one document `key: document`); may be empty.
+             */
+            requirements: components["schemas"]["RequiredDocument"][];
+            /** @description Language of the verdict's reasons and checks: the request's, else the template's, else `es`. */
+            language: components["schemas"]["Language"];
             /** @description The link that created the dossier, or null. */
             verification_link_id: components["schemas"]["VerificationLinkId"] | null;
             documents: components["schemas"]["DossierDocument"][];
@@ -2196,8 +2401,11 @@ export interface components {
             reference?: string | null;
             /** @description `tpl_...`; 422 `template_not_found` if absent. */
             template?: string | null;
-            /** @description Types needed for the dossier to be complete; default: the template's `expect`. */
+            /** @description The documents the dossier needs; default: the template's. Unique keys. */
+            documents?: components["schemas"]["RequiredDocumentInput"][];
+            /** @description Shorthand for `documents`: one required document per type, keyed by the type. Not with `documents`. */
             expect?: components["schemas"]["Expect"];
+            language?: components["schemas"]["Language"];
             metadata?: components["schemas"]["MetadataInput"];
         };
         /** @description Cursor-paginated list envelope. */
@@ -2227,7 +2435,14 @@ export interface components {
             key?: components["schemas"]["DossierDocumentKey"];
             options?: components["schemas"]["AnalyzeOptions"];
         };
-        /** @description Result of a DELETE. */
+        /**
+         * @description Result of a DELETE.
+         * @example {
+         *       "id": "dos_01JPB6A1B3C5D7E9F2G4H6J8K1",
+         *       "object": "dossier",
+         *       "deleted": true
+         *     }
+         */
         DeletedDossier: {
             id: components["schemas"]["DossierId"];
             /** @enum {string} */
@@ -2318,6 +2533,17 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             data: components["schemas"]["Analysis"];
+        };
+        /** @description A dossier's global verdict changed (a document finished, was added or removed, or was reviewed); `data` is the Dossier. */
+        DossierVerdictChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dossier.verdict_changed";
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["Dossier"];
         };
         /** @description Result for one requested document of a link, in the requested order. */
         VerificationLinkResult: {
@@ -2419,7 +2645,7 @@ export interface components {
             data: components["schemas"]["TestEventData"];
         };
         /** @description Body of every webhook delivery, discriminated by `type`. */
-        WebhookEvent: components["schemas"]["AnalysisCompletedEvent"] | components["schemas"]["AnalysisReviewRequiredEvent"] | components["schemas"]["AnalysisFailedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["CreditsLowEvent"] | components["schemas"]["AnalysisReviewedEvent"] | components["schemas"]["VerificationLinkCompletedEvent"] | components["schemas"]["VerificationLinkExpiredEvent"] | components["schemas"]["TestEvent"];
+        WebhookEvent: components["schemas"]["AnalysisCompletedEvent"] | components["schemas"]["AnalysisReviewRequiredEvent"] | components["schemas"]["AnalysisFailedEvent"] | components["schemas"]["BatchCompletedEvent"] | components["schemas"]["CreditsLowEvent"] | components["schemas"]["AnalysisReviewedEvent"] | components["schemas"]["DossierVerdictChangedEvent"] | components["schemas"]["VerificationLinkCompletedEvent"] | components["schemas"]["VerificationLinkExpiredEvent"] | components["schemas"]["TestEvent"];
     };
     responses: never;
     parameters: {
@@ -2598,7 +2824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -3744,7 +3970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -4019,7 +4245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -4161,7 +4387,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example an_01JPB4X9R2C8H5M7P3Q6S9T1VZ */
+                /** @example an_01JPB4Z2A4C6E8G0J2K4M6N8P0 */
                 id: string;
             };
             cookie?: never;
@@ -4616,7 +4842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -5455,7 +5681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -6180,7 +6406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -7220,7 +7446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -7622,7 +7848,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -8176,7 +8402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -8815,7 +9041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Payload too large: `file_too_large`. */
+            /** @description Payload too large: `file_too_large`, `request_too_large` (a JSON body over 30 MB on an operation that takes several documents or none). */
             413: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */

@@ -156,7 +156,7 @@ export class APIClient {
 
       let response: Response;
       try {
-        response = await this.#fetchWithTimeout(url, { method: req.method, headers, body }, options);
+        response = await this.#fetchWithTimeout(url, { method: req.method, headers, body }, options, attempt);
       } catch (err) {
         if (options.signal?.aborted) throw err;
         if (retriesLeft > 0) {
@@ -183,7 +183,8 @@ export class APIClient {
     }
   }
 
-  async #fetchWithTimeout(url: string, init: RequestInit, options: RequestOptions): Promise<Response> {
+  /** One attempt. A failure without a response becomes an `APIConnectionError` (or `APITimeoutError`) naming the request. */
+  async #fetchWithTimeout(url: string, init: RequestInit & { method: string }, options: RequestOptions, attempt: number): Promise<Response> {
     const timeout = options.timeout ?? this.timeout;
     const controller = new AbortController();
     let timedOut = false;
@@ -196,14 +197,44 @@ export class APIClient {
     try {
       return await this.#fetch(url, { ...init, signal: controller.signal });
     } catch (err) {
-      if (timedOut) throw new APITimeoutError(`Request timed out after ${timeout} ms.`, { cause: err });
       if (options.signal?.aborted) throw err;
-      throw new APIConnectionError(`Connection error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+      const request = `${init.method} ${url}`;
+      const retried = attempt === 0 ? '' : ` (retried ${attempt} ${attempt === 1 ? 'time' : 'times'})`;
+      if (timedOut) {
+        throw new APITimeoutError(`Request timed out after ${timeout} ms: ${request}${retried}.`, { cause: err, method: init.method, url });
+      }
+      throw new APIConnectionError(
+        `Connection error: ${request} failed: ${describeFailure(err)}${retried}. Check the base URL (baseURL or COTEJO_BASE_URL) and that the server is reachable.`,
+        { cause: err, method: init.method, url },
+      );
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/**
+ * The cause of a failed fetch in one line, e.g. `connect ECONNREFUSED 127.0.0.1:8080`,
+ * `getaddrinfo ENOTFOUND api.example`, `self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)`. Node's fetch throws
+ * a bare `TypeError: fetch failed` whose `cause` says what happened; a connection to a name with several addresses
+ * fails with an `AggregateError` (empty message) holding one error per address.
+ */
+function describeFailure(err: unknown, depth = 0): string {
+  if (depth > 5) return '';
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof AggregateError && err.errors.length > 0) {
+    return [...new Set(err.errors.map((e: unknown) => describeFailure(e, depth + 1)))].join('; ');
+  }
+  let text = err.message;
+  if (typeof code === 'string' && code !== '' && !text.includes(code)) text = text === '' ? code : `${text} (${code})`;
+  if (err.cause !== undefined && err.cause !== err) {
+    const cause = describeFailure(err.cause, depth + 1);
+    // "fetch failed" says nothing its cause does not say better.
+    if (cause !== '') text = text === '' || text === 'fetch failed' ? cause : `${text}: ${cause}`;
+  }
+  return text === '' ? err.name : text;
 }
 
 async function readBody(response: Response): Promise<unknown> {

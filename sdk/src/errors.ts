@@ -62,16 +62,27 @@ export class InternalServerError extends CotejoError {}
 /** 501 `not_implemented`: the operation is not available yet. Not retried. */
 export class NotImplementedError extends CotejoError {}
 
-/** The request never got an HTTP response (DNS, refused connection, reset...). */
+/**
+ * The request never got an HTTP response: DNS failure, refused or reset connection, TLS failure. The message names
+ * the request (`GET https://api.cotejo.eu/v1/balance`) and the underlying cause (e.g. `connect ECONNREFUSED`);
+ * `cause` holds the original error.
+ */
 export class APIConnectionError extends CotejoError {
-  constructor(message = 'Connection error.', init: { cause?: unknown } = {}) {
-    super(message, init);
+  /** The method of the request that failed, e.g. `POST` (undefined if not known). */
+  readonly method: string | undefined;
+  /** The full URL the request was sent to (undefined if not known). */
+  readonly url: string | undefined;
+
+  constructor(message = 'Connection error.', init: { cause?: unknown; method?: string; url?: string } = {}) {
+    super(message, { cause: init.cause });
+    this.method = init.method;
+    this.url = init.url;
   }
 }
 
 /** The request took longer than `timeout` (per attempt). */
 export class APITimeoutError extends APIConnectionError {
-  constructor(message = 'Request timed out.', init: { cause?: unknown } = {}) {
+  constructor(message = 'Request timed out.', init: { cause?: unknown; method?: string; url?: string } = {}) {
     super(message, init);
   }
 }

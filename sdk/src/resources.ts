@@ -1,7 +1,7 @@
 import type { APIClient, RequestOptions } from './core.ts';
 import { PagePromise, type ListBody } from './pagination.ts';
 import { isRemote, toBlob, type FileInput, type Uploadable } from './uploads.ts';
-import type { AnalyzeOptions, BatchItem, JsonBodyOf, QueryOf, ResponseOf } from './types.ts';
+import type { AnalyzeOptions, BatchItem, JsonBodyOf, QueryOf, ResponseOf, Schemas } from './types.ts';
 
 const enc = encodeURIComponent;
 
@@ -144,7 +144,11 @@ export class Analyses extends Resource {
     return this.client.request({ method: 'GET', path: `/v1/analyses/${enc(id)}/file`, raw: true }, options);
   }
 
-  /** POST /v1/analyses/{id}/review (`reviewAnalysis`). */
+  /**
+   * POST /v1/analyses/{id}/review (`reviewAnalysis`): decides a pending human review (`approve` or `reject`, with an
+   * optional `reason` and internal `note`) and returns the analysis. Repeating the same decision answers 200 again;
+   * a different one is a `ConflictError` with code `already_reviewed`.
+   */
   review(id: string, body: JsonBodyOf<'reviewAnalysis'>, options?: RequestOptions): Promise<ResponseOf<'reviewAnalysis'>> {
     return this.client.request({ method: 'POST', path: `/v1/analyses/${enc(id)}/review`, body: { json: body } }, options);
   }
@@ -257,7 +261,10 @@ export class VerificationLinks extends Resource {
 }
 
 export class Reviews extends Resource {
-  /** GET /v1/reviews (`listReviews`). */
+  /**
+   * GET /v1/reviews (`listReviews`): analyses in human review, `status: 'pending'` (oldest first) by default; await
+   * for one page, or `for await` over every analysis.
+   */
   list(query: QueryOf<'listReviews'> = {}, options?: RequestOptions): PagePromise<ResponseOf<'listReviews'>> {
     return this.paginate('/v1/reviews', query, byId, options);
   }
@@ -304,8 +311,18 @@ export class Templates extends Resource {
   }
 }
 
-/** Params of `dossiers.addDocument`: a file (multipart) or `analysis_id` / `file_url` / `file_base64` (JSON). */
-export type AddDossierDocumentParams = AnalyzeParams & { key?: string; analysis_id?: string };
+/** The slot of a dossier document (`key`): default the detected type; an existing key is replaced. */
+type DossierSlot = { key?: Schemas['DossierDocumentKey'] };
+
+/**
+ * Params of `dossiers.addDocument`: either an existing analysis (`analysis_id`, JSON), or a document analysed for
+ * the dossier, given as `analyses.create` takes it (a local `file` goes as multipart; `{ url }`, `{ base64 }`,
+ * `file_url` or `file_base64` as JSON) with the analyze options flat beside it (`expect`, `checks`, `async`...).
+ * The two are exclusive (`never` keeps them apart at compile time; the server would refuse the mix).
+ */
+export type AddDossierDocumentParams =
+  | (DossierSlot & { analysis_id: string } & { [K in keyof AnalyzeParams]?: never })
+  | (DossierSlot & AnalyzeParams & { analysis_id?: never });
 
 export class Dossiers extends Resource {
   /** POST /v1/dossiers (`createDossier`). */
@@ -323,11 +340,23 @@ export class Dossiers extends Resource {
     return this.client.request({ method: 'GET', path: `/v1/dossiers/${enc(id)}` }, options);
   }
 
-  /** POST /v1/dossiers/{id}/documents (`addDossierDocument`). */
+  /**
+   * POST /v1/dossiers/{id}/documents (`addDossierDocument`): 200 with the dossier once the document is analysed (or
+   * linked), 202 while it is still being analysed (`async: true`, or a long document); `poll` waits for it.
+   */
   async addDocument(id: string, params: AddDossierDocumentParams, options?: RequestOptions): Promise<ResponseOf<'addDossierDocument'>> {
     const { key, analysis_id, ...rest } = params;
-    const body = await documentBody(rest, { key, analysis_id });
+    // The same intake as analyze (documentBody): multipart for a local file, JSON otherwise; `analysis_id` only in JSON.
+    const body = await documentBody(rest as AnalyzeParams, { key, analysis_id });
     return this.client.request({ method: 'POST', path: `/v1/dossiers/${enc(id)}/documents`, body }, options);
+  }
+
+  /** Polls a dossier until none of its documents is `queued` or `processing` (its verdict then counts them all). */
+  async poll(id: string, opts: PollOptions = {}): Promise<ResponseOf<'getDossier'>> {
+    const reqOpts = pollOnly(opts);
+    const first = await this.retrieve(id, reqOpts);
+    const settled = (d: ResponseOf<'getDossier'>) => d.documents.every(finished);
+    return pollUntil(this.client, first, settled, () => this.retrieve(id, reqOpts), opts);
   }
 
   /** DELETE /v1/dossiers/{id} (`deleteDossier`). */

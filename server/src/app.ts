@@ -5,9 +5,12 @@ import { newId } from './ids.ts';
 import type { Handler, Services } from './http/context.ts';
 import { ApiError, toErrorResponse } from './http/errors.ts';
 import { mountDocs } from './http/docs.ts';
+import { mountHealth } from './http/health.ts';
+import { mountMetrics, routeLabel } from './http/metrics.ts';
+import { logPath as hostedLogPath, mountHosted } from './web/routes.ts';
 import { apiPipeline } from './http/pipeline.ts';
 import { EXPOSED_HEADERS, PublicFastPath } from './http/public-fast-path.ts';
-import { RateLimiter } from './http/rate-limit.ts';
+import { createRateLimiter } from './http/rate-limit.ts';
 import { loadSpec } from './openapi.ts';
 import { handlers as defaultHandlers } from './routes/index.ts';
 
@@ -22,11 +25,14 @@ export interface AppOptions {
  */
 export function buildApp(services: Services, opts: AppOptions = {}): RequestListener {
   const spec = loadSpec();
-  const limiter = new RateLimiter(services.clock);
-  const fast = new PublicFastPath(services, limiter, () => newId('request'));
+  // Counted in the database every process shares on PostgreSQL, in memory on PGlite (COTEJO_RATE_LIMIT_STORE).
+  const limiter = createRateLimiter(services.config.rateLimitStore, services.database, services.clock, services.logger);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  // Off unless COTEJO_TRUST_PROXY says whose X-Forwarded-For to believe (docs/deployment.md): req.ip is then the client's
+  // address behind a load balancer, for per-address rate limits and the hosted page's consent record.
+  app.set('trust proxy', services.config.trustProxy);
+  const fast = new PublicFastPath(services, limiter, () => newId('request'), app.get('trust proxy fn'));
   app.set('etag', false);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -34,15 +40,24 @@ export function buildApp(services: Services, opts: AppOptions = {}): RequestList
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    // The path as the client sent it, read now: Express strips a mount point (/v1) from req.path while a mounted
+    // router handles the request, so reading it at 'finish' gave /analyze for answers and /v1/analyze for errors.
+    const sent = req.path;
+    // Signed file tokens and verification link tokens (the hosted page, /l/<token>) are credentials: never logged.
+    const path = sent.startsWith('/v1/files/') ? '/v1/files/{token}' : hostedLogPath(sent);
+    // Health probes come every few seconds from a load balancer, scrapes from Prometheus: logged only at debug.
+    const level = sent === '/healthz' || sent === '/readyz' || sent === '/metrics' ? 'debug' : 'info';
     res.on('finish', () => {
-      const path = req.path.startsWith('/v1/files/') ? '/v1/files/{token}' : req.path; // signed tokens are credentials
-      services.logger.info(
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // By operationId (set by the /v1 pipeline once it matched the route) or route template: never by the path.
+      services.metrics?.request((res.locals.operationId as string | undefined) ?? routeLabel(req, sent), req.method, res.statusCode, ms / 1e3);
+      services.logger[level](
         {
           request_id: requestId,
           method: req.method,
           path,
           status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ms,
           key_id: res.locals.keyId,
         },
         'request',
@@ -59,6 +74,9 @@ export function buildApp(services: Services, opts: AppOptions = {}): RequestList
   });
 
   mountDocs(app);
+  mountHealth(app, services);
+  mountMetrics(app, services);
+  mountHosted(app, services);
 
   app.use(
     '/v1',
@@ -97,6 +115,9 @@ export function buildApp(services: Services, opts: AppOptions = {}): RequestList
   });
 
   return (req, res) => {
-    if (!fast.serve(req, res)) app(req, res);
+    const served = fast.serve(req, res);
+    if (served === false) app(req, res);
+    // The database store counts asynchronously; the request waits, unread, for the answer.
+    else if (served !== true) served.then((ok) => ok || app(req, res), () => app(req, res));
   };
 }

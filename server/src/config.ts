@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseMailbox, type Mailbox } from './mail/address.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -22,7 +24,133 @@ export interface Config {
   readingConcurrency: number;
   /** Requests per second one client address may make to the public routes (the catalogue, /openapi.json...). */
   publicRateLimitPerSecond: number;
+  /**
+   * Where request rate limits are counted (COTEJO_RATE_LIMIT_STORE): `database` (shared by every process on one
+   * PostgreSQL) or `memory` (this process); null: the database on PostgreSQL, memory on the embedded PGlite.
+   */
+  rateLimitStore: 'memory' | 'database' | null;
+  /**
+   * Express's `trust proxy` (COTEJO_TRUST_PROXY): whose X-Forwarded-For is believed for the client's address (per-address
+   * rate limits, the consent IP of the hosted page). false: nobody's (the connection's address is the client's).
+   */
+  trustProxy: TrustProxy;
+  /**
+   * Bearer token that GET /metrics requires (COTEJO_METRICS_TOKEN); null: /metrics answers loopback clients only
+   * (docs/deployment.md ("Metrics")). Never logged or echoed.
+   */
+  metricsToken: string | null;
+  /** Mistral (live mode's EU AI provider), when MISTRAL_API_KEY is set; null: live mode runs on the local readers alone. */
+  mistral: MistralConfig | null;
+  /** Where emails go (docs/emails.md): an SMTP server (COTEJO_SMTP_URL), or null for the local outbox under the data dir. */
+  smtp: SmtpConfig | null;
+  /** The From of every email (COTEJO_MAIL_FROM). */
+  mailFrom: Mailbox;
+  /** Originals and exports in an S3-compatible bucket (COTEJO_S3_BUCKET), or null for the data dir (docs/deployment.md). */
+  s3: S3Config | null;
+  /** Run the background worker (jobs, deliveries, emails, sweeps) in this process; false: HTTP only. */
+  worker: boolean;
 }
+
+/** COTEJO_S3_*: an S3-compatible object store. The secret key is kept for the client only: never in a message or a log. */
+export interface S3Config {
+  bucket: string;
+  /** A non-AWS store's URL (MinIO, Scaleway, OVHcloud...); undefined: AWS S3 itself. */
+  endpoint: string | undefined;
+  region: string;
+  /** Put before every key: '' or a path ending in '/' (one bucket shared by several deployments). */
+  prefix: string;
+  /** `http://host/bucket/key` instead of `http://bucket.host/key` (MinIO, s3rver, most self-hosted stores). */
+  forcePathStyle: boolean;
+  /** Explicit keys (COTEJO_S3_ACCESS_KEY_ID / _SECRET_ACCESS_KEY), or null for the SDK's default chain (AWS_ACCESS_KEY_ID...). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  /** Per attempt: the longest an S3 call may stay silent. */
+  timeoutMs: number;
+  /** Tries of one call, the first included (the SDK backs off between them). */
+  maxAttempts: number;
+}
+
+export const S3_DEFAULTS = { region: 'us-east-1', timeoutMs: 10_000, maxAttempts: 3 } as const;
+
+/** `false`, `true` (every hop), a number of hops, or the addresses and CIDR ranges of the proxies (Express's names too). */
+export type TrustProxy = boolean | number | string[];
+
+/** The names Express (proxy-addr) accepts for address ranges in `trust proxy`. */
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** COTEJO_TRUST_PROXY: `false` (default), `true`, a hop count from 1 to 32, or a comma-separated list of addresses/CIDRs. */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const text = raw?.trim() ?? '';
+  if (text === '' || text.toLowerCase() === 'false') return false;
+  if (text.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops >= 1 && hops <= 32) return hops;
+    problems.push(`COTEJO_TRUST_PROXY as a number of proxies must be from 1 to 32 (got "${text}"; use false for none)`);
+    return false;
+  }
+  const entries = text.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => {
+    if (TRUST_PROXY_NAMES.includes(entry.toLowerCase())) return false;
+    const [addr, prefix, ...rest] = entry.split('/');
+    const family = isIP(addr);
+    if (family === 0 || rest.length > 0) return true;
+    if (prefix === undefined) return false;
+    return !/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128);
+  });
+  if (bad.length > 0 || entries.length === 0) {
+    problems.push(
+      `COTEJO_TRUST_PROXY must be false, true, a number of proxies (1 to 32), or a comma-separated list of proxy addresses and CIDR ranges (e.g. 10.0.0.0/8,loopback)${bad.length > 0 ? `; not understood: ${bad.map((b) => `"${b.slice(0, 60)}"`).join(', ')}` : ''}`,
+    );
+    return false;
+  }
+  return entries.map((e) => (TRUST_PROXY_NAMES.includes(e.toLowerCase()) ? e.toLowerCase() : e));
+}
+
+/**
+ * COTEJO_METRICS_TOKEN: what a Prometheus server sends as `Authorization: Bearer <token>` to scrape /metrics from
+ * anywhere. At least 16 characters, no spaces (it travels in a header); problems never quote it.
+ */
+function loadMetricsToken(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16) problems.push(`COTEJO_METRICS_TOKEN must be at least 16 characters (got ${raw.length}; e.g. openssl rand -hex 32)`);
+  else if (!/^[\x21-\x7e]+$/.test(raw)) problems.push('COTEJO_METRICS_TOKEN may hold printable ASCII characters only, without spaces');
+  return raw;
+}
+
+/** COTEJO_SMTP_URL, parsed. The password is kept for the transport only: never in a message, an error or a log. */
+export interface SmtpConfig {
+  /** `smtps://`: TLS from the first byte (port 465 by default). `smtp://`: STARTTLS when the server offers it (587). */
+  secure: boolean;
+  host: string;
+  port: number;
+  user: string | null;
+  password: string | null;
+  /** `?require_tls=true` on an smtp:// URL: refuse to send (and to log in) unless the server upgrades to TLS. */
+  requireTls: boolean;
+  /** The URL without its password, for logs and errors: `smtp://user@host:587`. */
+  display: string;
+}
+
+export const DEFAULT_MAIL_FROM: Mailbox = { name: 'Cotejo', address: 'no-reply@localhost' };
+
+export interface MistralConfig {
+  apiKey: string;
+  /** A compatible endpoint instead of Mistral's EU server (`https://api.eu.mistral.ai`). */
+  baseUrl: string | undefined;
+  /** OCR model (`ocr+llm` mode). A dated pin: `-latest` names move under a running service. */
+  ocrModel: string;
+  /** Vision model with structured output (`vlm` mode, and the LLM step of `ocr+llm`). */
+  chatModel: string;
+  /** Time allowed for one HTTP call to Mistral. */
+  timeoutMs: number;
+  /** Total time the calls of one step may spend retrying 429s, 5xx and lost connections before the job's own retry. */
+  retryMs: number;
+  /** Calls to Mistral at once from this process; more wait their turn. */
+  concurrency: number;
+}
+
+/** Current models (docs of 2026-08): OCR 4.0 is the generally available OCR pin, Small 4 reads images with JSON Schema output. */
+export const MISTRAL_DEFAULTS = { ocrModel: 'mistral-ocr-4-0', chatModel: 'mistral-small-2603', timeoutMs: 25_000, retryMs: 20_000, concurrency: 4 } as const;
 
 export const LOCAL_READERS = ['mrz', 'pdf417', 'text', 'ocr'] as const;
 export type LocalReaderName = (typeof LOCAL_READERS)[number];
@@ -137,6 +265,182 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  let rateLimitStore: Config['rateLimitStore'] = null;
+  const store = env.COTEJO_RATE_LIMIT_STORE?.trim().toLowerCase() ?? '';
+  if (store === 'memory' || store === 'database') rateLimitStore = store;
+  else if (store !== '') problems.push(`COTEJO_RATE_LIMIT_STORE must be memory or database (got "${env.COTEJO_RATE_LIMIT_STORE}")`);
+  const trustProxy = parseTrustProxy(env.COTEJO_TRUST_PROXY, problems);
+  const metricsToken = loadMetricsToken(env.COTEJO_METRICS_TOKEN, problems);
+
+  const mistral = loadMistral(env, problems);
+  const smtp = loadSmtp(env.COTEJO_SMTP_URL, problems);
+  const s3 = loadS3(env, problems);
+  // Required whenever the SMTP URL is given, even a wrong one: every problem is reported at the first start.
+  const mailFrom = loadMailFrom(env.COTEJO_MAIL_FROM, (env.COTEJO_SMTP_URL?.trim() ?? '') !== '', problems);
+
+  // A process may serve HTTP only and leave the background work to others (docs/deployment.md).
+  const worker = env.COTEJO_WORKER === undefined || env.COTEJO_WORKER === '' ? true : parseBool('COTEJO_WORKER', env.COTEJO_WORKER, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond };
+  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker };
+}
+
+/**
+ * COTEJO_SMTP_URL: `smtp://user:password@host:587` or `smtps://user:password@host:465` (user and password
+ * percent-encoded). No message here ever repeats the URL: it holds the password.
+ */
+function loadSmtp(raw: string | undefined, problems: string[]): SmtpConfig | null {
+  const text = raw?.trim() ?? '';
+  if (text === '') return null;
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    problems.push('COTEJO_SMTP_URL is not a valid URL (expected smtp://user:password@host:587 or smtps://user:password@host:465; percent-encode special characters of the user and password)');
+    return null;
+  }
+  const before = problems.length;
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') problems.push(`COTEJO_SMTP_URL must be an smtp:// or smtps:// URL (got protocol "${u.protocol}")`);
+  const secure = u.protocol === 'smtps:';
+  // Names are shown (they help find the mistake); the password never is.
+  if (u.hostname === '') problems.push('COTEJO_SMTP_URL must name a host');
+  if (u.port === '0') problems.push('COTEJO_SMTP_URL must name a port from 1 to 65535');
+  if (u.pathname !== '' && u.pathname !== '/') problems.push('COTEJO_SMTP_URL must not have a path');
+  if (u.hash !== '') problems.push('COTEJO_SMTP_URL must not have a #fragment');
+  let user: string | null = null;
+  let password: string | null = null;
+  try {
+    user = u.username === '' ? null : decodeURIComponent(u.username);
+    password = u.password === '' ? null : decodeURIComponent(u.password);
+  } catch {
+    problems.push('COTEJO_SMTP_URL has a badly percent-encoded user or password');
+  }
+  if (password !== null && user === null) problems.push('COTEJO_SMTP_URL has a password but no user');
+  if (user !== null && password === null) problems.push(`COTEJO_SMTP_URL names the user "${user}" but no password`);
+  let requireTls = false;
+  for (const [name, value] of u.searchParams) {
+    if (name === 'require_tls' && (value === 'true' || value === 'false')) requireTls = value === 'true';
+    else if (name === 'require_tls') problems.push(`COTEJO_SMTP_URL: require_tls must be true or false (got "${value}")`);
+    else problems.push(`COTEJO_SMTP_URL: unknown parameter "${name}" (the only one is require_tls=true|false)`);
+  }
+  if (problems.length > before) return null;
+  const port = u.port === '' ? (secure ? 465 : 587) : Number(u.port);
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  const display = `${u.protocol}//${user !== null ? `${encodeURIComponent(user)}@` : ''}${u.hostname}:${port}`;
+  return { secure, host, port, user, password, requireTls, display };
+}
+
+/** COTEJO_MAIL_FROM: `Name <address>` or an address. Required with SMTP: a real server refuses no-reply@localhost. */
+function loadMailFrom(raw: string | undefined, smtpSet: boolean, problems: string[]): Mailbox {
+  const text = raw?.trim() ?? '';
+  if (text === '') {
+    if (smtpSet) problems.push('COTEJO_MAIL_FROM must be set when COTEJO_SMTP_URL is (e.g. "Cotejo <no-reply@your-domain.example>", an address your SMTP server may send from)');
+    return DEFAULT_MAIL_FROM;
+  }
+  const box = parseMailbox(text);
+  if (!box) {
+    problems.push(`COTEJO_MAIL_FROM must be an address or "Name <address>" (got ${JSON.stringify(text.slice(0, 200))})`);
+    return DEFAULT_MAIL_FROM;
+  }
+  return box;
+}
+
+/**
+ * COTEJO_S3_BUCKET turns the S3 store on; the other COTEJO_S3_* refine it and are a mistake without it. The region
+ * defaults to AWS_REGION, then us-east-1 (the S3 protocol's default, which MinIO and s3rver use); an AWS bucket
+ * elsewhere is still reached through the SDK's region redirect, but naming its region saves a round trip.
+ */
+function loadS3(env: NodeJS.ProcessEnv, problems: string[]): S3Config | null {
+  const get = (name: string) => env[name]?.trim() ?? '';
+  const bucket = get('COTEJO_S3_BUCKET');
+  if (bucket === '') {
+    const stray = ['COTEJO_S3_ENDPOINT', 'COTEJO_S3_REGION', 'COTEJO_S3_PREFIX', 'COTEJO_S3_FORCE_PATH_STYLE', 'COTEJO_S3_ACCESS_KEY_ID', 'COTEJO_S3_SECRET_ACCESS_KEY', 'COTEJO_S3_TIMEOUT_MS', 'COTEJO_S3_MAX_ATTEMPTS'].filter((n) => get(n) !== '');
+    if (stray.length > 0) problems.push(`${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} set but COTEJO_S3_BUCKET is not (set it to store files in S3, or unset ${stray.length === 1 ? 'it' : 'them'})`);
+    return null;
+  }
+  const before = problems.length;
+  // S3's naming rules (3 to 63 lowercase letters, digits, dots and hyphens): what every compatible store accepts.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
+    problems.push(`COTEJO_S3_BUCKET must be a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens (got ${JSON.stringify(bucket.slice(0, 100))})`);
+  }
+  let endpoint: string | undefined;
+  const rawEndpoint = get('COTEJO_S3_ENDPOINT');
+  if (rawEndpoint !== '') {
+    try {
+      const u = new URL(rawEndpoint);
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('protocol');
+      // Keys in the URL would be echoed here and there: they go in COTEJO_S3_ACCESS_KEY_ID / _SECRET_ACCESS_KEY.
+      if (u.username !== '' || u.password !== '') problems.push('COTEJO_S3_ENDPOINT must not hold credentials (use COTEJO_S3_ACCESS_KEY_ID and COTEJO_S3_SECRET_ACCESS_KEY)');
+      else endpoint = u.toString().replace(/\/+$/, '');
+    } catch {
+      problems.push(`COTEJO_S3_ENDPOINT must be an http(s) URL such as https://s3.fr-par.scw.cloud (got ${rawEndpoint.includes('@') ? 'a value with "@", not shown' : JSON.stringify(rawEndpoint.slice(0, 200))})`);
+    }
+  }
+  const region = get('COTEJO_S3_REGION') || get('AWS_REGION') || S3_DEFAULTS.region;
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/.test(region)) problems.push(`COTEJO_S3_REGION must be a region name such as eu-west-3, fr-par or us-east-1 (got ${JSON.stringify(region.slice(0, 100))})`);
+  let prefix = get('COTEJO_S3_PREFIX').replace(/^\/+/, '');
+  if (prefix !== '') {
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(prefix) || prefix.split('/').some((part) => part === '..' || part === '.') || prefix.includes('//')) {
+      problems.push(`COTEJO_S3_PREFIX may hold letters, digits, "_", "-", "." and "/" only, such as cotejo/production/ (got ${JSON.stringify(prefix.slice(0, 200))})`);
+    }
+    if (!prefix.endsWith('/')) prefix += '/';
+  }
+  const forcePathStyle = parseBool('COTEJO_S3_FORCE_PATH_STYLE', env.COTEJO_S3_FORCE_PATH_STYLE, problems);
+  const accessKeyId = get('COTEJO_S3_ACCESS_KEY_ID');
+  const secretAccessKey = get('COTEJO_S3_SECRET_ACCESS_KEY');
+  // The key id is named in messages (it helps find the mistake); the secret never is.
+  if (accessKeyId !== '' && secretAccessKey === '') problems.push(`COTEJO_S3_ACCESS_KEY_ID is set ("${accessKeyId.slice(0, 40)}") but COTEJO_S3_SECRET_ACCESS_KEY is not`);
+  if (accessKeyId === '' && secretAccessKey !== '') problems.push('COTEJO_S3_SECRET_ACCESS_KEY is set but COTEJO_S3_ACCESS_KEY_ID is not');
+  const timeoutMs = intFrom(env, 'COTEJO_S3_TIMEOUT_MS', S3_DEFAULTS.timeoutMs, 500, 600_000, problems);
+  const maxAttempts = intFrom(env, 'COTEJO_S3_MAX_ATTEMPTS', S3_DEFAULTS.maxAttempts, 1, 10, problems);
+  if (problems.length > before) return null;
+  const credentials = accessKeyId !== '' && secretAccessKey !== '' ? { accessKeyId, secretAccessKey } : null;
+  return { bucket, endpoint, region, prefix, forcePathStyle, credentials, timeoutMs, maxAttempts };
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return n;
+}
+
+function loadMistral(env: NodeJS.ProcessEnv, problems: string[]): MistralConfig | null {
+  const apiKey = env.MISTRAL_API_KEY?.trim() ?? '';
+  let baseUrl: string | undefined;
+  const rawUrl = env.COTEJO_MISTRAL_BASE_URL?.trim() ?? '';
+  if (rawUrl !== '') {
+    try {
+      const u = new URL(rawUrl);
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('protocol');
+      baseUrl = u.toString().replace(/\/+$/, '');
+    } catch {
+      problems.push(`COTEJO_MISTRAL_BASE_URL must be an http(s) URL (got "${rawUrl}")`);
+    }
+  }
+  const model = (name: string, fallback: string): string => {
+    const v = env[name]?.trim() ?? '';
+    if (v === '') return fallback;
+    if (!/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/.test(v)) problems.push(`${name} must be a model name such as ${fallback} (got "${v}")`);
+    return v;
+  };
+  const cfg: MistralConfig = {
+    apiKey,
+    baseUrl,
+    ocrModel: model('COTEJO_MISTRAL_OCR_MODEL', MISTRAL_DEFAULTS.ocrModel),
+    chatModel: model('COTEJO_MISTRAL_CHAT_MODEL', MISTRAL_DEFAULTS.chatModel),
+    timeoutMs: intFrom(env, 'COTEJO_MISTRAL_TIMEOUT_MS', MISTRAL_DEFAULTS.timeoutMs, 1_000, 600_000, problems),
+    retryMs: intFrom(env, 'COTEJO_MISTRAL_RETRY_MS', MISTRAL_DEFAULTS.retryMs, 0, 600_000, problems),
+    concurrency: intFrom(env, 'COTEJO_MISTRAL_CONCURRENCY', MISTRAL_DEFAULTS.concurrency, 1, 256, problems),
+  };
+  if (apiKey === '') {
+    // Settings without a key are a mistake worth saying, not a silent local-only start.
+    if (baseUrl) problems.push('COTEJO_MISTRAL_BASE_URL is set but MISTRAL_API_KEY is not');
+    return null;
+  }
+  return cfg;
 }

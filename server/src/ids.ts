@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   // Internal ids, never in the API.
   job: 'job',
   event: 'evt',
+  /** A review decision's audit record (CLI `audit list`). */
+  audit_record: 'aud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,44 +1,46 @@
 import http from 'node:http';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
+import { describeMail } from './mail/index.ts';
 import { countAccounts } from './db/accounts.ts';
-import { DataDirLockedError } from './db/database.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 import { createAccount } from './domain/accounts.ts';
 import { releaseLeasesOfDeadProcesses } from './jobs/recovery.ts';
 import { startWorker } from './jobs/worker.ts';
 import { createLogger } from './logger.ts';
 import { openServices } from './services.ts';
+import { describeStartupError } from './startup-errors.ts';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  let services;
+  // Plain lines for a person watching the first start (the JSON logs are for machines).
+  const say = (message: string) => process.stdout.write(`${message}\n`);
+  const services = await openServices(config, systemClock, logger, { onProgress: say });
+  const server = http.createServer();
   try {
-    services = await openServices(config, systemClock, logger);
-  } catch (err) {
-    if (err instanceof DataDirLockedError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
+    // The embedded database is this process's alone: a lease in it belongs to a process that died (kill -9, power loss).
+    if (services.database.kind === 'pglite') {
+      const freed = await releaseLeasesOfDeadProcesses(services.db, services.clock.now());
+      if (freed.jobs + freed.deliveries + freed.idempotencyKeys > 0) logger.info(freed, 'took up the work of a process that stopped without finishing it');
     }
+    server.on('request', buildApp(services));
+    server.keepAliveTimeout = 65_000;
+    server.requestTimeout = 120_000;
+    answerClientErrors(server, services.logger);
+    // Listen before anything is created for the newcomer: a port in use ends the start before a key exists that
+    // could not be shown.
+    await listen(server, config.port, config.host);
+  } catch (err) {
+    server.close();
+    await services.database.close();
     throw err;
   }
-
-  // The embedded database is this process's alone: a lease in it belongs to a process that died (kill -9, power loss).
-  if (services.database.kind === 'pglite') {
-    const freed = await releaseLeasesOfDeadProcesses(services.db, services.clock.now());
-    if (freed.jobs + freed.deliveries + freed.idempotencyKeys > 0) logger.info(freed, 'took up the work of a process that stopped without finishing it');
-  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // PORT=0 picks a free port: the default base URL (signed URLs, the banner) names the one chosen.
+  if (config.port === 0 && !process.env.COTEJO_BASE_URL) config.baseUrl = `http://localhost:${port}`;
 
   // First start on an empty database: make a default account so a newcomer can call the API at once.
   let firstKey: string | undefined;
@@ -50,42 +52,22 @@ async function main(): Promise<void> {
     firstLiveKey = created.keys.live;
     logger.info({ account: created.account }, 'created the default account');
   }
+  // With COTEJO_WORKER=false this process serves HTTP only; the processes that run a worker do the background work.
+  const worker = config.worker ? startWorker(services) : null;
 
-  const app = buildApp(services);
-  const worker = startWorker(services);
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  server.requestTimeout = 120_000;
-  answerClientErrors(server, services.logger);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  // PORT=0 picks a free port: the default base URL (signed URLs, the banner) names the one chosen.
-  if (config.port === 0 && !process.env.COTEJO_BASE_URL) config.baseUrl = `http://localhost:${port}`;
-  const db = services.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
-  logger.info({ port, database: services.database.kind }, 'listening');
-  // One write, so whoever reads the output sees the whole banner at once.
-  let banner = `\nCotejo is running at ${config.baseUrl} (port ${port}, ${db}).\nOpenAPI document: ${config.baseUrl}/openapi.json\n`;
-  if (firstKey) {
-    banner +=
-      `\nA default account was created. Its test key (shown once, store it now):\n\n  ${firstKey}\n\n` +
-      `and its live key (reads real documents with the local readers; 50 free credits a month):\n\n  ${firstLiveKey}\n\n` +
-      `Try:  curl -H "Authorization: Bearer ${firstKey}" ${config.baseUrl}/v1/webhook-endpoints\n` +
-      'More accounts and keys: npm run cotejo -- accounts create --json\n';
-  }
-  process.stdout.write(`${banner}\n`);
-
+  // Signals are handled before the banner is out: whoever waits for the banner may stop the server at once.
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    services.stopping = true; // GET /readyz answers 503 from now on
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
     server.close(async () => {
       // Synchronous analyses that answered 202 finish their reading first (the force timer bounds the wait).
       await Promise.allSettled([...services.inflight]);
-      await worker.stop();
+      await worker?.stop();
       await services.database.close();
       logger.info('stopped');
       process.exit(0);
@@ -94,9 +76,53 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+
+  const db = services.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+  logger.info({ port, database: services.database.kind }, 'listening');
+  // One write, so whoever reads the output sees the whole banner at once.
+  let banner = `\nCotejo is running at ${config.baseUrl} (port ${port}, ${db}).\nOpenAPI document: ${config.baseUrl}/openapi.json\nLive mode: ${describeLive(config)}\nEmails: ${describeMail(config)}.\n`;
+  if (firstKey) {
+    banner +=
+      `\nA default account was created. Its test key (shown once, store it now):\n\n  ${firstKey}\n\n` +
+      `and its live key (reads real documents; 50 free credits a month):\n\n  ${firstLiveKey}\n\n` +
+      `Try:  curl -H "Authorization: Bearer ${firstKey}" ${config.baseUrl}/v1/webhook-endpoints\n` +
+      'More accounts and keys: npm run -s cotejo -- accounts create --json\n' +
+      'Lost a key? Stop the server, then: npm run -s cotejo -- accounts list, and keys create --account acct_...\n';
+  }
+  process.stdout.write(`${banner}\n`);
+}
+
+/** What live keys read with, in one line of the banner. */
+function describeLive(config: Config): string {
+  const local = config.liveReaders.size > 0 ? `local readers (${[...config.liveReaders].join(', ')})` : null;
+  const m = config.mistral;
+  const mistral = m ? `Mistral at ${m.baseUrl ?? 'https://api.eu.mistral.ai'} (${m.chatModel}, OCR ${m.ocrModel})` : null;
+  if (local && mistral) return `${local}, then ${mistral}.`;
+  if (mistral) return `${mistral} alone.`;
+  if (local) return `${local}; set MISTRAL_API_KEY to add Mistral (docs/live-mode.md).`;
+  return 'off (COTEJO_LIVE_READERS=none and no MISTRAL_API_KEY): live keys get 503 live_mode_unavailable.';
+}
+
+/** Resolves once the server listens; rejects with the listen error (EADDRINUSE...) instead of crashing. */
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 main().catch((err) => {
-  process.stderr.write(`Cotejo failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  // A setting the operator can fix (port in use, data directory, database unreachable): one line, no stack.
+  let config;
+  try {
+    config = loadConfig();
+  } catch {
+    config = undefined;
+  }
+  const line = describeStartupError(err, config);
+  process.stderr.write(line ? `Cotejo could not start: ${line}\n` : `Cotejo failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

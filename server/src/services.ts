@@ -6,9 +6,13 @@ import type { Config } from './config.ts';
 import { migrateToLatest, openDatabase, type Database, type OpenOptions } from './db/database.ts';
 import { getOrCreateSetting } from './db/settings.ts';
 import type { Services } from './http/context.ts';
+import { Metrics } from './http/metrics.ts';
+import { createLiveProvider } from './providers/live.ts';
 import { createLocalProvider } from './providers/local/index.ts';
+import { createMistralClient } from './providers/mistral/client.ts';
 import { testModeProvider } from './providers/test-mode/index.ts';
 import { LocalBlobStore } from './storage/blob-store.ts';
+import { S3BlobStore } from './storage/s3-blob-store.ts';
 import { UrlSigner } from './storage/signed-urls.ts';
 import { loadTrustStore } from './validators/pdf-signature/index.ts';
 
@@ -28,7 +32,7 @@ export async function openServices(
     ...dbOptions,
   });
   try {
-    await migrateToLatest(database.db, database.schema);
+    await migrateToLatest(database.db, database.schema, dbOptions.onProgress);
   } catch (err) {
     await database.close();
     throw err;
@@ -41,13 +45,20 @@ export async function openServices(
     clock,
     config,
     logger,
-    blobs: new LocalBlobStore(path.join(config.dataDir, 'files')),
+    // An S3-compatible bucket when COTEJO_S3_BUCKET is set (processes share it), else the data dir (docs/deployment.md).
+    blobs: config.s3 ? new S3BlobStore(config.s3) : new LocalBlobStore(path.join(config.dataDir, 'files')),
     signer: new UrlSigner(secret),
     providers: {
       test: testModeProvider,
-      live: createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, concurrency: config.readingConcurrency, logger }),
+      live: createLiveProvider({
+        local: createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, concurrency: config.readingConcurrency, logger }),
+        mistral: config.mistral ? createMistralClient(config.mistral) : null,
+        logger,
+      }),
     },
     trustStore: await loadTrustStore(config.trustDir),
     inflight: new Set(),
+    // One registry per Services: tests run several apps in one process, each with its own counts.
+    metrics: new Metrics(),
   };
 }

@@ -1,13 +1,11 @@
 import fs from 'node:fs';
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_MEMORY_BUDGET_BYTES, uploadsDir } from '../../server/src/http/body.ts';
 import { runOneAnalysisJob } from '../../server/src/jobs/worker.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures } from '../support/files.ts';
-import { selfSignedCert } from '../unit/webhooks/receiver.ts';
+import { startHttpsFiles, type HttpsFiles } from '../support/https-files.ts';
 
 function batchForm(names: string[], options?: Record<string, unknown>): FormData {
   const fd = new FormData();
@@ -118,25 +116,22 @@ describe.each(DATABASES)('batches on %s', (kind) => {
 
 describe.each(DATABASES)('batch file_url items on %s', (kind) => {
   let app: TestApp;
-  let server: https.Server;
+  let files: HttpsFiles | undefined;
   let base = '';
   const served: string[] = [];
   beforeAll(async () => {
-    const { cert, key } = await selfSignedCert();
-    server = https.createServer({ cert, key }, (req, res) => {
+    files = await startHttpsFiles((req, res) => {
       served.push(req.url ?? '');
       if (req.url === '/docs/dni_valid.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(fixtures.jpeg());
       else if (req.url === '/docs/notes.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end('not an image at all');
       else res.writeHead(404).end();
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    app = await startTestApp(kind, { config: { allowPrivateUrls: true } });
-    app.services.fileUrlCa = cert;
+    base = files.base;
+    app = await startTestApp(kind, { config: { allowPrivateUrls: true }, fileUrlCa: files.cert });
   });
   afterAll(async () => {
     await app?.close();
-    await new Promise((r) => server?.close(r));
+    await files?.close();
   });
 
   it('are downloaded by the worker, not in the request: one that fails fails alone, with its intake code, not charged', async () => {

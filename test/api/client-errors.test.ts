@@ -58,9 +58,11 @@ describe.each(DATABASES)('answers from the HTTP layer on %s', (kind) => {
       raw(app.baseUrl, `POST /v1/webhook-endpoints HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
     // With a key the app waits for the body, which never completes: the parser's error is the answer.
     expectEnvelope(await cut(`Authorization: Bearer ${app.account.keys.test}\r\n`), 400, 'malformed_request');
-    // Without one the app answers 401 at once; the cut body that follows gets no second, unsolicited answer.
+    // Without one the app answers 401 early (on PostgreSQL after the shared rate limiter's one statement, by which time
+    // the cut may already be known: then 400). Either way one answer, and no second, unsolicited one for the cut body.
     const early = await cut('');
-    expectEnvelope(early, 401, 'missing_api_key', 'authentication');
+    if (early.status === 401) expectEnvelope(early, 401, 'missing_api_key', 'authentication');
+    else expectEnvelope(early, 400, 'malformed_request');
   });
 
   it('the server answers normally afterwards', async () => {

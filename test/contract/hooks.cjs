@@ -56,6 +56,9 @@ const made = {
   classification: undefined,
   batch: undefined,
   webhookEndpoint: undefined,
+  template: undefined,
+  dossier: undefined,
+  link: undefined,
   etag: {}, // operationId -> ETag of its 200
 };
 
@@ -174,7 +177,11 @@ const success = {
       }
     };
   },
-  listAnalyses() {},
+  listAnalyses(t) {
+    // Completed ones: an analysis still running (a dossier's async document, say) has no `document` yet, and Gavel
+    // compares the first item with the example's shape.
+    setQuery(t, { status: 'completed' });
+  },
   getAnalysis(t) {
     setPathId(t, made.analysis.id);
   },
@@ -246,6 +253,66 @@ const success = {
   },
   getBalance() {},
   getUsage() {},
+  // Human review: a blurry DNI photo finishes with verdict `review` and waits in the queue; it is approved.
+  async reviewAnalysis(t) {
+    const res = await api('POST', '/v1/analyze', { json: { file_base64: file('jpeg').toString('base64'), filename: 'blurry.jpg', options: { expect: 'es_dni' } } });
+    if (res.status !== 200 || !res.body.review) throw new Error(`no analysis in review: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    setPathId(t, res.body.id);
+    setJson(t, { decision: 'approve', reason: 'Documento legible en el original' });
+  },
+  listReviews() {},
+  // Templates: one is made by the create transaction, then read, updated and (last, with DELETE) deleted.
+  createTemplate(t) {
+    setJson(t, VALID_BODY.createTemplate);
+    return (body) => {
+      made.template ??= body.id;
+    };
+  },
+  listTemplates() {},
+  async getTemplate(t) {
+    setPathId(t, await ensure('template', '/v1/templates', VALID_BODY.createTemplate));
+  },
+  async updateTemplate(t) {
+    setPathId(t, await ensure('template', '/v1/templates', VALID_BODY.createTemplate));
+    setJson(t, { description: 'DNI en vigor de un titular mayor de edad.', checks: { min_age_years: 18 } });
+  },
+  async deleteTemplate(t) {
+    setPathId(t, await ensure('template', '/v1/templates', VALID_BODY.createTemplate));
+  },
+  // Dossiers: one, with a DNI added by JSON and by multipart (synchronously: 200, or `async`: 202).
+  createDossier(t) {
+    setJson(t, VALID_BODY.createDossier);
+    return (body) => {
+      made.dossier ??= body.id;
+    };
+  },
+  listDossiers() {},
+  async getDossier(t) {
+    setPathId(t, await ensure('dossier', '/v1/dossiers', VALID_BODY.createDossier));
+  },
+  async addDossierDocument(t, d) {
+    setPathId(t, await ensure('dossier', '/v1/dossiers', VALID_BODY.createDossier));
+    const options = d.status === 202 ? { async: true } : {};
+    if (d.requestType === 'application/json') setJson(t, { file_base64: file('jpeg').toString('base64'), filename: 'dni_valid.jpg', key: 'dni', options });
+    else setMultipart(t, [['file', jpegPart()], ['key', 'dni'], ['options', JSON.stringify(options)]]);
+  },
+  async deleteDossier(t) {
+    setPathId(t, await ensure('dossier', '/v1/dossiers', VALID_BODY.createDossier));
+  },
+  // Verification links: one is made, read (with its QR code) and, last, cancelled.
+  createVerificationLink(t) {
+    setJson(t, VALID_BODY.createVerificationLink);
+    return (body) => {
+      made.link ??= body.id;
+    };
+  },
+  listVerificationLinks() {},
+  async getVerificationLink(t) {
+    setPathId(t, await ensure('link', '/v1/verification-links', VALID_BODY.createVerificationLink));
+  },
+  async cancelVerificationLink(t) {
+    setPathId(t, await ensure('link', '/v1/verification-links', VALID_BODY.createVerificationLink));
+  },
   async downloadFile(t, d) {
     let url;
     if (d.responseType in EXPORT_FORMAT && d.responseType !== 'application/pdf') {
@@ -296,7 +363,18 @@ const INVALID_BODY = {
 const VALID_BODY = {
   createVerificationLink: { documents: [{ key: 'dni', expect: 'es_dni' }], reference: 'EXP-1' },
   createTemplate: { name: 'Alta de clientes', expect: 'es_dni' },
+  createDossier: { reference: 'ALTA-1', documents: [{ key: 'dni', label: 'DNI', expect: 'es_dni' }] },
 };
+
+/** The id of a resource made earlier in the run, or of one made now (when its create transaction has not run yet). */
+async function ensure(kind, collection, body) {
+  if (!made[kind]) {
+    const res = await api('POST', collection, { json: body });
+    if (res.status !== 201) throw new Error(`POST ${collection}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    made[kind] = res.body.id;
+  }
+  return made[kind];
+}
 
 const isMultipart = (d) => (d.requestType || '').startsWith('multipart/');
 
@@ -325,7 +403,16 @@ async function provoke(t, d) {
       // Left as Dredd built it: the example ids of the spec, which a fresh database does not have.
       if (d.op === 'downloadFile') return true; // the example token is not a signature the server made
       if (d.op === 'getDocumentType') setPathId(t, 'xx_no_such_type'); // the example type, es_dni, exists
+      // A body the route accepts, so that the missing resource is what the answer is about.
+      if (isMultipart(d) && d.template.includes('{')) setMultipart(t, [['file', jpegPart()]]);
+      else if (d.op === 'reviewAnalysis') setJson(t, { decision: 'approve' });
       return d.template.includes('{');
+    case 409:
+      // An analysis without human review (the DNI of the success run, verdict valid) cannot be reviewed.
+      if (d.op !== 'reviewAnalysis') return false;
+      setPathId(t, made.analysis.id);
+      setJson(t, { decision: 'approve' });
+      return true;
     case 415:
       t.request.headers['Content-Type'] = 'text/plain';
       t.request.body = 'a document';

@@ -43,7 +43,7 @@ import { ApiError } from '../../server/src/http/errors.ts';
 import { newId } from '../../server/src/ids.ts';
 import { fanOutEvent, runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
 import { postWebhook } from '../../server/src/webhooks/sender.ts';
-import { runOneAnalysisJob } from '../../server/src/jobs/worker.ts';
+import { runOneAnalysisJob, sweepRetention } from '../../server/src/jobs/worker.ts';
 import { DATABASES, ManualClock, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures } from '../support/files.ts';
 import { selfSignedCert } from '../unit/webhooks/receiver.ts';
@@ -881,24 +881,61 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
     }
   });
 
-  // The verification-link routes answer 501 today (server/src/routes/index.ts, `pending`). When POST
-  // /v1/verification-links is implemented, `callback_url` is another outbound request: run the corpus on it
-  // (422 `invalid_url` with `param: callback_url` for non-https per the specification; private addresses
-  // refused at creation or at send time with nothing sent, as for webhook endpoints).
-  it.todo('POST /v1/verification-links: callback_url corpus (422 invalid_url, param callback_url; nothing sent to any inside address)');
+  // POST /v1/verification-links: `callback_url` is another outbound request. The specification's code for a URL that
+  // is not https is 422 `invalid_url` with `param: callback_url`; a malformed or credentialed URL, and a literal
+  // private address or localhost name, get the same at creation; a name is judged again (resolved) at send time.
+  it('verification links: callback_url corpus (422 invalid_url, param callback_url, at creation or refused at send time with nothing sent)', async () => {
+    expect(app.services.config.allowPrivateUrls).toBe(false);
+    const acct = await freshAccount();
+    const from = hits.length;
+    const failures: string[] = [];
+    const accepted: Array<{ id: string; form: Form }> = [];
+    let refusedHttp = 0;
+    await pool(corpus, WIDTH, async (f) => {
+      const res = await app.request('POST', '/v1/verification-links', { key: acct.keys.test, json: { documents: [{ key: 'id' }], expires_in_hours: 1, callback_url: f.url } });
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(f.url);
+      } catch {
+        // not a URL
+      }
+      const e = res.body?.error;
+      if (res.status === 201) {
+        const host = parsed?.hostname.replace(/^\[|\]$/g, '') ?? '';
+        const insideLiteral = net.isIP(host) !== 0 && !judgeAddress(host).allowed;
+        if (parsed?.protocol !== 'https:' || parsed.username || parsed.password || insideLiteral || /^localhost$|\.localhost\.?$/i.test(host)) failures.push(`accepted ${show(f.url)}`);
+        else accepted.push({ id: res.body.id, form: f });
+      } else if (res.status === 422 && e?.code === 'invalid_url' && e?.param === 'callback_url') {
+        if (parsed && parsed.protocol !== 'https:') refusedHttp++;
+      } else if (res.status === 422 && e?.code === 'invalid_parameter' && e?.param === 'callback_url' && /[\u0000\ud800-\udfff]/.test(f.url)) {
+        // NUL or a lone surrogate: refused by the body guard every string field goes through, before the handler.
+      } else {
+        failures.push(`${show(f.url)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      }
+    });
+    expect(failures).toEqual([]);
+    expect(refusedHttp).toBeGreaterThan(0);
+    expect(accepted.length).toBeGreaterThan(10);
+    expectNothingArrived(from);
+    try {
+      // Each link expires: its callback is due, and the sender refuses every one of them, sending nothing.
+      clock.advance(3_600_000);
+      await sweepRetention(app.services);
+      const ids = accepted.map((a) => a.id);
+      const due = await app.services.db.selectFrom('webhook_deliveries').select(['id', 'link_id']).where('link_id', 'in', ids).execute();
+      expect(due.length).toBe(ids.length);
+      expect(await runDueDeliveries(app.services, { limit: 1000, sender: { timeoutMs: 3000 } })).toBe(ids.length);
+      const rows = await app.services.db.selectFrom('webhook_deliveries').selectAll().where('link_id', 'in', ids).execute();
+      const notRefused = rows.filter((d) => d.status !== 'pending' || d.attempts !== 1 || d.last_status_code !== null || !d.last_error?.startsWith('refused: '));
+      expect(notRefused.map((d) => `${d.callback_url}: ${d.last_error}`)).toEqual([]);
+      expectNothingArrived(from);
+    } finally {
+      await app.services.db.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('account_id', '=', acct.account).execute();
+    }
+  }, 60_000);
 
   // Dossier documents take a `file_url` too (spec/dossiers.tsp); the route answers 501 today.
   it.todo('POST /v1/dossiers/{id}/documents: file_url corpus (400 invalid_file_url, param file_url; nothing connects)');
-
-  it('POST /v1/verification-links still answers 501 (when this fails, write the callback_url test above)', async () => {
-    const from = hits.length;
-    const res = await app.request('POST', '/v1/verification-links', {
-      json: { documents: [{ key: 'id', label: 'ID' }], callback_url: `https://127.0.0.1:${P}/cb` },
-      unchecked: true, // whatever the route answers once implemented, this sentinel only looks at the status
-    });
-    expect(res.status).toBe(501);
-    expectNothingArrived(from);
-  });
 
   it('meanwhile the event loop never stalled a second and memory stayed bounded', () => {
     expect(loop.max / 1e6, 'longest event-loop stall (ms)').toBeLessThan(1_000);

@@ -1,5 +1,6 @@
 // @cotejo/sdk against the real server in test mode (PGlite, background worker on): every resource the server
-// implements today, typed errors, and 501 for an operation still pending.
+// implements, and typed errors (the 501 mapping, now that no operation answers it, is tested against the mock and a
+// scripted transport: test/sdk/prism.test.ts, transport.test.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,6 @@ import { fixtures } from '../support/files.ts';
 import {
   Cotejo,
   NotFoundError,
-  NotImplementedError,
   UnprocessableEntityError,
   type Analysis,
 } from '../../sdk/src/index.ts';
@@ -188,14 +188,6 @@ describe('balance, usage', () => {
   it('retrieve', async () => {
     await expect(cotejo.balance.retrieve()).resolves.toMatchObject({ object: 'balance' });
     await expect(cotejo.usage.retrieve()).resolves.toMatchObject({ object: 'usage' });
-  });
-});
-
-describe('operations not built yet', () => {
-  it('templates.list answers 501 NotImplementedError', async () => {
-    const err = await cotejo.templates.list().catch((e) => e);
-    expect(err).toBeInstanceOf(NotImplementedError);
-    expect(err).toMatchObject({ status: 501, code: 'not_implemented' });
   });
 });
 

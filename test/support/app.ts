@@ -57,6 +57,8 @@ export interface StartOptions extends AppOptions {
   worker?: boolean;
   /** A live-mode reader (see live-provider.ts) instead of the local readers that the configuration enables. */
   liveProvider?: Provider;
+  /** Roots trusted for `file_url` downloads instead of Node's (a test's HTTPS file server, test/support/https-files.ts). */
+  fileUrlCa?: string;
 }
 
 /** The real app on a real, fresh database (in-memory PGlite, or a PostgreSQL schema of its own). */
@@ -68,6 +70,7 @@ export async function startTestApp(kind: DbKind, opts: StartOptions = {}): Promi
   const services = await openServices(config, clock, createLogger('silent'), { dataDir: undefined, schema, poolSize: 5 });
   // A generous rate limit, so suites are not throttled; the rate-limit tests make their own accounts.
   if (opts.liveProvider) services.providers.live = opts.liveProvider;
+  if (opts.fileUrlCa) services.fileUrlCa = opts.fileUrlCa;
   const account = await createAccount(services.db, clock, { name: 'Test account', rateLimitPerSecond: 100_000 });
   const app = buildApp(services, opts);
   const worker = opts.worker ? startWorker(services, { pollMs: 20 }) : undefined;

@@ -28,6 +28,40 @@ describe('loadConfig', () => {
     });
   });
 
+  it('COTEJO_WORKER: a worker by default; false serves HTTP only; anything else is refused', () => {
+    expect(loadConfig({}).worker).toBe(true);
+    expect(loadConfig({ COTEJO_WORKER: 'false' }).worker).toBe(false);
+    expect(loadConfig({ COTEJO_WORKER: 'true' }).worker).toBe(true);
+    expect(() => loadConfig({ COTEJO_WORKER: 'sometimes' })).toThrow('COTEJO_WORKER must be true or false');
+  });
+
+  it('Mistral: off without a key; with one, the EU server, dated model pins and bounded time; every setting checked', () => {
+    expect(loadConfig({}).mistral).toBeNull();
+    expect(loadConfig({ MISTRAL_API_KEY: 'k' }).mistral).toEqual({
+      apiKey: 'k', baseUrl: undefined, ocrModel: 'mistral-ocr-4-0', chatModel: 'mistral-small-2603', timeoutMs: 25_000, retryMs: 20_000, concurrency: 4,
+    });
+    expect(
+      loadConfig({
+        MISTRAL_API_KEY: ' k ', COTEJO_MISTRAL_BASE_URL: 'https://llm.example.eu/', COTEJO_MISTRAL_OCR_MODEL: 'mistral-ocr-2512',
+        COTEJO_MISTRAL_CHAT_MODEL: 'mistral-medium-latest', COTEJO_MISTRAL_TIMEOUT_MS: '60000', COTEJO_MISTRAL_RETRY_MS: '0', COTEJO_MISTRAL_CONCURRENCY: '16',
+      }).mistral,
+    ).toEqual({ apiKey: 'k', baseUrl: 'https://llm.example.eu', ocrModel: 'mistral-ocr-2512', chatModel: 'mistral-medium-latest', timeoutMs: 60_000, retryMs: 0, concurrency: 16 });
+    let err: unknown;
+    try {
+      loadConfig({ COTEJO_MISTRAL_BASE_URL: 'ftp://x', COTEJO_MISTRAL_TIMEOUT_MS: '10', COTEJO_MISTRAL_CONCURRENCY: 'many', COTEJO_MISTRAL_CHAT_MODEL: 'a b' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).problems).toEqual([
+      'COTEJO_MISTRAL_BASE_URL must be an http(s) URL (got "ftp://x")',
+      'COTEJO_MISTRAL_CHAT_MODEL must be a model name such as mistral-small-2603 (got "a b")',
+      'COTEJO_MISTRAL_TIMEOUT_MS must be an integer from 1000 to 600000 (got "10")',
+      'COTEJO_MISTRAL_CONCURRENCY must be an integer from 1 to 256 (got "many")',
+    ]);
+    expect(() => loadConfig({ COTEJO_MISTRAL_BASE_URL: 'https://llm.example.eu' })).toThrow('COTEJO_MISTRAL_BASE_URL is set but MISTRAL_API_KEY is not');
+  });
+
   it('live mode: every local reader by default; a list, or none (live keys then get 503)', () => {
     const d = loadConfig({});
     expect([...d.liveReaders]).toEqual(['mrz', 'pdf417', 'text', 'ocr']);

@@ -822,6 +822,35 @@ export type FaceMatch = {
     checked_at: string | null;
 };
 
+/** @description A document a dossier (or a template, for the dossiers and links made with it) needs. */
+export type RequiredDocument = {
+    /** @description Letters, digits, `-`, `_`; unique within its list. */
+    key: string;
+    label: string | null;
+    /** @description Accepted types (a single type given at creation is returned as a one-item list). */
+    expect: string[];
+    /** @description Checks for this document (merged over the template's and the request's, field by field). */
+    checks: Checks;
+};
+
+/** @description A document of a dossier. */
+export type DossierDocument = {
+    /** @description Slot name, unique within the dossier. */
+    key: string;
+    analysis_id: AnalysisId;
+    /** @description Detected type, null if none. */
+    type: string | null;
+    /**
+     * @description The analysis's status.
+     * @enum {string}
+     */
+    status: "queued" | "processing" | "completed" | "failed";
+    /** @description The analysis verdict (its `final_status` after human review), null while unfinished or without verdict. */
+    verdict_status: VerdictStatus | null;
+    /** Format: date-time */
+    added_at: string;
+};
+
 /**
  * @description Global status of a dossier.
  * @enum {string}
@@ -833,6 +862,106 @@ export type DossierVerdict = {
     status: DossierVerdictStatus;
     /** @description Localised in the dossier's language. */
     reasons: Reason[];
+};
+
+/**
+ * @description Documents of one person or procedure with a global verdict.
+ * @example {
+ *       "id": "dos_01JPB6A1B3C5D7E9F2G4H6J8K1",
+ *       "object": "dossier",
+ *       "livemode": false,
+ *       "reference": "ALTA-2025-0193",
+ *       "template": null,
+ *       "requirements": [
+ *         {
+ *           "key": "dni",
+ *           "label": "DNI",
+ *           "expect": [
+ *             "es_dni"
+ *           ],
+ *           "checks": {
+ *             "not_expired": true
+ *           }
+ *         },
+ *         {
+ *           "key": "nomina",
+ *           "label": "Última nómina",
+ *           "expect": [
+ *             "es_payslip"
+ *           ],
+ *           "checks": {
+ *             "max_age_days": 45
+ *           }
+ *         }
+ *       ],
+ *       "language": "es",
+ *       "verification_link_id": "vl_01JPB6A1B3C5D7E9F2G4H6J8K0",
+ *       "documents": [
+ *         {
+ *           "key": "dni",
+ *           "analysis_id": "an_01JPB4X9R2C8H5M7P3Q6S9T1VZ",
+ *           "type": "es_dni",
+ *           "status": "completed",
+ *           "verdict_status": "valid",
+ *           "added_at": "2025-03-14T12:09:31Z"
+ *         },
+ *         {
+ *           "key": "nomina",
+ *           "analysis_id": "an_01JPB6FHGJ4WKXSS7GEMPGQ9AH",
+ *           "type": "es_payslip",
+ *           "status": "completed",
+ *           "verdict_status": "valid",
+ *           "added_at": "2025-03-14T12:11:02Z"
+ *         }
+ *       ],
+ *       "verdict": {
+ *         "status": "complete_valid",
+ *         "reasons": []
+ *       },
+ *       "checks": [
+ *         {
+ *           "code": "same_holder",
+ *           "passed": true,
+ *           "message": "Todos los documentos son del mismo titular."
+ *         },
+ *         {
+ *           "code": "consistent_dates",
+ *           "passed": true,
+ *           "message": "Las fechas de los documentos son coherentes entre sí."
+ *         }
+ *       ],
+ *       "metadata": {
+ *         "customer_id": "cus_4821"
+ *       },
+ *       "created_at": "2025-03-14T12:00:00Z",
+ *       "updated_at": "2025-03-14T12:11:02Z"
+ *     }
+ */
+export type Dossier = {
+    id: DossierId;
+    /** @enum {string} */
+    object: "dossier";
+    livemode: boolean;
+    reference: string | null;
+    template: string | null;
+    /**
+     * @description The documents the dossier needs to be complete: from the request's `documents` (or its `expect`, one document
+     *     per type), else from the template's `documents` (or its `expect`, as one document `key: document`); may be empty.
+     */
+    requirements: RequiredDocument[];
+    /** @description Language of the verdict's reasons and checks: the request's, else the template's, else `es`. */
+    language: Language;
+    /** @description The link that created the dossier, or null. */
+    verification_link_id: VerificationLinkId | null;
+    documents: DossierDocument[];
+    verdict: DossierVerdict;
+    /** @description Cross-document checks (`same_holder`, `consistent_dates`). */
+    checks: CheckResult[];
+    metadata: Metadata;
+    /** Format: date-time */
+    created_at: string;
+    /** Format: date-time */
+    updated_at: string;
 };
 
 /** @description An analysis or a classification, told apart by `object`. */
@@ -925,6 +1054,18 @@ export type AnalysisReviewedEvent = {
     /** Format: date-time */
     created_at: string;
     data: Analysis;
+};
+
+/** @description A dossier's global verdict changed (a document finished, was added or removed, or was reviewed); `data` is the Dossier. */
+export type DossierVerdictChangedEvent = {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "dossier.verdict_changed";
+    /** Format: date-time */
+    created_at: string;
+    data: Dossier;
 };
 
 /** @description Result for one requested document of a link, in the requested order. */
@@ -1034,4 +1175,4 @@ export type TestEvent = {
 };
 
 /** @description Body of every webhook delivery, discriminated by `type`. */
-export type WebhookEvent = AnalysisCompletedEvent | AnalysisReviewRequiredEvent | AnalysisFailedEvent | BatchCompletedEvent | CreditsLowEvent | AnalysisReviewedEvent | VerificationLinkCompletedEvent | VerificationLinkExpiredEvent | TestEvent;
+export type WebhookEvent = AnalysisCompletedEvent | AnalysisReviewRequiredEvent | AnalysisFailedEvent | BatchCompletedEvent | CreditsLowEvent | AnalysisReviewedEvent | DossierVerdictChangedEvent | VerificationLinkCompletedEvent | VerificationLinkExpiredEvent | TestEvent;

@@ -14,6 +14,29 @@ export async function findAccount(db: Conn, id: string): Promise<AccountRow | un
   return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export interface AccountSummary {
+  id: string;
+  name: string;
+  email: string | null;
+  created_at: Date;
+  /** Keys not revoked, by kind and mode. */
+  active_keys: number;
+}
+
+/** Every account, oldest first, with its count of active keys (the operator's `accounts list`). */
+export async function listAccounts(db: Conn): Promise<AccountSummary[]> {
+  const rows = await db
+    .selectFrom('accounts')
+    .leftJoin('api_keys', (j) => j.onRef('api_keys.account_id', '=', 'accounts.id').on('api_keys.revoked_at', 'is', null))
+    .select(['accounts.id', 'accounts.name', 'accounts.email', 'accounts.created_at'])
+    .select((eb) => eb.fn.count<number>('api_keys.id').as('active_keys'))
+    .groupBy(['accounts.id', 'accounts.name', 'accounts.email', 'accounts.created_at'])
+    .orderBy('accounts.created_at')
+    .orderBy('accounts.id')
+    .execute();
+  return rows.map((r) => ({ ...r, created_at: new Date(r.created_at), active_keys: Number(r.active_keys) }));
+}
+
 export async function countAccounts(db: Conn): Promise<number> {
   const r = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(r.n);
@@ -22,7 +45,7 @@ export async function countAccounts(db: Conn): Promise<number> {
 export async function updateAccount(
   db: Conn,
   id: string,
-  patch: Partial<Pick<AccountRow, 'email' | 'email_verified' | 'rate_limit_per_second' | 'name' | 'monthly_credit_cap_milli' | 'low_credit_threshold_milli'>>,
+  patch: Partial<Pick<AccountRow, 'email' | 'email_verified' | 'rate_limit_per_second' | 'name' | 'monthly_credit_cap_milli' | 'low_credit_threshold_milli' | 'default_processing' | 'live_concurrency_limit' | 'live_pages_per_minute' | 'review_max_days' | 'review_retention_hours_after_decision' | 'face_verification_enabled' | 'link_consent_text' | 'link_show_result'>>,
 ): Promise<boolean> {
   const r = await db.updateTable('accounts').set(patch).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
@@ -47,6 +70,9 @@ export async function findActiveKeyByHash(db: Conn, keyHash: string): Promise<Ke
       'k.created_at as key_created_at', 'k.revoked_at',
       'a.name as account_name', 'a.email', 'a.email_verified', 'a.rate_limit_per_second', 'a.created_at as account_created_at',
       'a.monthly_credit_cap_milli', 'a.low_credit_threshold_milli', 'a.low_credit_notified_at',
+      'a.default_processing', 'a.live_concurrency_limit', 'a.live_pages_per_minute',
+      'a.review_max_days', 'a.review_retention_hours_after_decision',
+      'a.link_consent_text', 'a.link_show_result', 'a.face_verification_enabled', 'a.callback_secret_test', 'a.callback_secret_live',
     ])
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null)
@@ -61,7 +87,11 @@ export async function findActiveKeyByHash(db: Conn, keyHash: string): Promise<Ke
       id: row.account_id, name: row.account_name, email: row.email, email_verified: row.email_verified,
       rate_limit_per_second: row.rate_limit_per_second, created_at: row.account_created_at,
       monthly_credit_cap_milli: row.monthly_credit_cap_milli, low_credit_threshold_milli: row.low_credit_threshold_milli,
-      low_credit_notified_at: row.low_credit_notified_at,
+      low_credit_notified_at: row.low_credit_notified_at, default_processing: row.default_processing,
+      live_concurrency_limit: row.live_concurrency_limit, live_pages_per_minute: row.live_pages_per_minute,
+      review_max_days: row.review_max_days, review_retention_hours_after_decision: row.review_retention_hours_after_decision,
+      link_consent_text: row.link_consent_text, link_show_result: row.link_show_result, face_verification_enabled: row.face_verification_enabled,
+      callback_secret_test: row.callback_secret_test, callback_secret_live: row.callback_secret_live,
     },
   };
 }

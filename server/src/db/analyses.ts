@@ -3,7 +3,10 @@ import type { AnalysesTable, AnalysisRow, DB, ExportRow } from './schema.ts';
 
 type Conn = Kysely<DB> | Transaction<DB>;
 
-export type NewAnalysis = Omit<AnalysisRow, 'credits_milli' | 'exports' | 'result' | 'error' | 'document_type' | 'started_at' | 'completed_at' | 'file_deleted_at'> & {
+/** The review columns (#16): null until the analysis finishes and enters review. */
+type ReviewColumns = 'review_status' | 'review_decision' | 'review_assignee' | 'review_reviewed_by' | 'review_reviewed_at' | 'review_reason' | 'review_note' | 'review_entered_at';
+
+export type NewAnalysis = Omit<AnalysisRow, 'credits_milli' | 'exports' | 'result' | 'error' | 'document_type' | 'started_at' | 'completed_at' | 'file_deleted_at' | ReviewColumns> & {
   /** Set when the analysis is born `processing` (a synchronous request runs it at once). */
   started_at?: Date | null;
 };
@@ -52,8 +55,11 @@ export interface AnalysisFilter {
   limit: number;
 }
 
-/** Newest first, filters before the limit; fetches limit + 1 rows so the caller knows `has_more`. */
-export async function listAnalyses(db: Conn, scope: { account_id: string; livemode: boolean }, f: AnalysisFilter): Promise<AnalysisRow[]> {
+/**
+ * The analyses a list may show to one account and mode: analyses (not classifications) whose results are kept, with the
+ * `type` and `metadata` filters every list takes (metadata: all pairs must match).
+ */
+export function listableAnalyses(db: Conn, scope: { account_id: string; livemode: boolean }, f: { type?: string; metadata?: Record<string, string> }) {
   let q = db
     .selectFrom('analyses')
     .selectAll()
@@ -61,11 +67,15 @@ export async function listAnalyses(db: Conn, scope: { account_id: string; livemo
     .where('livemode', '=', scope.livemode)
     .where('kind', '=', 'analysis')
     .where('keep_results', '=', true);
-  if (f.status) q = q.where('status', '=', f.status);
   if (f.type) q = q.where('document_type', '=', f.type);
-  if (f.metadata && Object.keys(f.metadata).length > 0) {
-    q = q.where('metadata', '@>', JSON.stringify(f.metadata) as never);
-  }
+  if (f.metadata && Object.keys(f.metadata).length > 0) q = q.where('metadata', '@>', JSON.stringify(f.metadata) as never);
+  return q;
+}
+
+/** Newest first, filters before the limit; fetches limit + 1 rows so the caller knows `has_more`. */
+export async function listAnalyses(db: Conn, scope: { account_id: string; livemode: boolean }, f: AnalysisFilter): Promise<AnalysisRow[]> {
+  let q = listableAnalyses(db, scope, f);
+  if (f.status) q = q.where('status', '=', f.status);
   if (f.starting_after) q = q.where('id', '<', f.starting_after);
   return q.orderBy('id', 'desc').limit(f.limit + 1).execute();
 }

@@ -30,6 +30,8 @@ export interface OpenOptions {
   schema?: string | undefined;
   /** Max pool size for PostgreSQL. */
   poolSize?: number;
+  /** Told what a slow step is doing (creating the embedded database), for the start-up output. */
+  onProgress?: (message: string) => void;
 }
 
 const INT8_OID = 20;
@@ -43,8 +45,9 @@ const INT8_OID = 20;
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB', '-c', 'max_connections=5'];
 
 /** Opens PGlite on `dataDir` (or in memory); a new database starts from the template when there is one. */
-async function createPGlite(dataDir: string | undefined): Promise<PGlite> {
+async function createPGlite(dataDir: string | undefined, onProgress?: (message: string) => void): Promise<PGlite> {
   const fresh = dataDir === undefined || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (fresh && dataDir !== undefined) onProgress?.(`Creating the embedded database in ${path.dirname(dataDir)} (first start)...`);
   const template = fresh ? pgliteTemplate() : null;
   return PGlite.create({
     ...(dataDir !== undefined ? { dataDir } : {}),
@@ -129,7 +132,7 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   if (opts.dataDir) {
     unlock = lockDataDir(opts.dataDir);
     try {
-      pglite = await createPGlite(path.join(opts.dataDir, 'pgdata'));
+      pglite = await createPGlite(path.join(opts.dataDir, 'pgdata'), opts.onProgress);
     } catch (err) {
       unlock();
       throw err;
@@ -151,14 +154,19 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   };
 }
 
-/** True when every migration is recorded as applied (one SELECT; false when the migration table does not exist yet). */
-async function upToDate(db: Kysely<DB>, schema: string): Promise<boolean> {
+/**
+ * How many migrations are not recorded as applied (one SELECT; all of them when the migration table does not exist
+ * yet). Any other failure (the database cannot be reached, a permission) is thrown as it is, to be reported as such.
+ */
+async function pendingMigrations(db: Kysely<DB>, schema: string): Promise<number> {
+  const all = Object.keys(await migrationProvider.getMigrations());
   try {
     const applied = await sql<{ name: string }>`select name from ${sql.id(schema, 'kysely_migration')}`.execute(db);
     const names = new Set(applied.rows.map((r) => r.name));
-    return Object.keys(await migrationProvider.getMigrations()).every((name) => names.has(name));
-  } catch {
-    return false;
+    return all.filter((name) => !names.has(name)).length;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === '42P01') return all.length; // undefined_table: a new database
+    throw err;
   }
 }
 
@@ -167,11 +175,18 @@ async function upToDate(db: Kysely<DB>, schema: string): Promise<boolean> {
  * latest is recognised with one SELECT: Kysely's migrator takes its lock with DDL at every start, which cost 0.2 s and
  * 60 MB of the embedded database's memory for nothing.
  */
-export async function migrateToLatest(db: Kysely<DB>, schema?: string): Promise<void> {
-  if (await upToDate(db, schema ?? 'public')) return;
+export async function migrateToLatest(db: Kysely<DB>, schema?: string, onProgress?: (message: string) => void): Promise<void> {
+  const pending = await pendingMigrations(db, schema ?? 'public');
+  if (pending === 0) return;
+  onProgress?.(`Applying ${pending} database migration${pending === 1 ? '' : 's'}...`);
   // Kysely looks for its migration tables in every schema unless told which one.
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema ?? 'public' });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely's check for its own tables lists the tables of every schema: a schema that another process drops meanwhile
+  // (3F000, as test suites do on a shared PostgreSQL) fails that listing, not the migration: try again (a few times at most).
+  for (let attempt = 0; attempt < 3 && error && (error as { code?: unknown }).code === '3F000'; attempt++) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error });

@@ -17,6 +17,25 @@ export interface AccountsTable {
   low_credit_threshold_milli: Generated<number>;
   /** When `credits.low` was sent; null once topped up again. */
   low_credit_notified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The `processing` profile of an analysis that does not ask for one. */
+  default_processing: Generated<'sovereign' | 'standard'>;
+  /** Synchronous live analyses (analyze and classify) running at once; past it 429 `concurrency_limit`. */
+  live_concurrency_limit: Generated<number>;
+  /** Live pages read per minute (analyze, classify, batches); past it 429 `pages_rate_limited`. */
+  live_pages_per_minute: Generated<number>;
+  /** Days a pending review keeps its original at most (storage `review`), unless the template says otherwise. */
+  review_max_days: Generated<number>;
+  /** Hours the original is kept after a review decision (0: deleted at once), unless the template says otherwise. */
+  review_retention_hours_after_decision: Generated<number>;
+  /** #17: the consent text of the account's verification links (null: the default text in the link's locale). */
+  link_consent_text: ColumnType<string | null, string | null | undefined, string | null>;
+  /** #17: whether the hosted page shows the verdict, when a link does not say. */
+  link_show_result: Generated<boolean>;
+  /** #17: the selfie module (`face_verification` on links); off unless switched on by the CLI. */
+  face_verification_enabled: Generated<boolean>;
+  /** #17: the Standard Webhooks secrets (`whsec_`) that sign link callbacks, one per mode; made on first use. */
+  callback_secret_test: ColumnType<string | null, string | null | undefined, string | null>;
+  callback_secret_live: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeysTable {
@@ -107,7 +126,20 @@ export interface AnalysesTable {
   created_at: Timestamp;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
+  // Human review (#16, migration 0011): all null when the analysis never entered review.
+  review_status: NullableColumn<'pending' | 'approved' | 'rejected'>;
+  review_decision: NullableColumn<'approve' | 'reject'>;
+  review_assignee: NullableColumn<string>;
+  /** `key_...` id of the API key that decided. */
+  review_reviewed_by: NullableColumn<string>;
+  review_reviewed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  review_reason: NullableColumn<string>;
+  review_note: NullableColumn<string>;
+  review_entered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
+
+/** A nullable column that inserts may leave out. */
+type NullableColumn<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export interface BatchesTable {
   id: string;
@@ -166,7 +198,10 @@ export interface WebhookDeliveriesTable {
   id: string;
   account_id: string;
   livemode: boolean;
-  endpoint_id: string;
+  /** Null for a verification link's callback (#17): it goes to `callback_url`, signed with the account's callback secret. */
+  endpoint_id: string | null;
+  callback_url: ColumnType<string | null, string | null | undefined, string | null>;
+  link_id: ColumnType<string | null, string | null | undefined, string | null>;
   event_id: string;
   event_type: string;
   /** The exact JSON body sent and signed on every attempt ('' once an ephemeral delivery is final). */
@@ -226,7 +261,25 @@ export interface CreditReservationsTable {
   settled_at: Timestamp | null;
 }
 
+/** An account's live pages: a token bucket refilled at `live_pages_per_minute` / 60 a second, holding at most a minute's worth. */
+export interface LivePageBucketsTable {
+  account_id: string;
+  /** Pages that may be read now, as of `updated_at` (below zero after a batch larger than what was left). */
+  tokens: number;
+  updated_at: Timestamp;
+}
+
+/** A synchronous live analysis whose reading runs: it counts towards `live_concurrency_limit` until deleted or expired. */
+export interface LiveSyncSlotsTable {
+  analysis_id: string;
+  account_id: string;
+  /** Pushed forward while the reading runs; a slot of a process that died stops counting once past it. */
+  expires_at: Timestamp;
+}
+
 export interface DB {
+  live_page_buckets: LivePageBucketsTable;
+  live_sync_slots: LiveSyncSlotsTable;
   credit_reservations: CreditReservationsTable;
   usage_records: UsageRecordsTable;
   batches: BatchesTable;
@@ -242,6 +295,17 @@ export interface DB {
   server_settings: ServerSettingsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  // #16 templates tables (below this line)
+  templates: TemplatesTable;
+  // #16 reviews tables (below this line)
+  audit_records: AuditRecordsTable;
+  // #16 dossiers tables (below this line)
+  dossiers: DossiersTable;
+  dossier_documents: DossierDocumentsTable;
+  // #17 verification links tables (below this line)
+  verification_links: VerificationLinksTable;
+  // #18 rate limits tables (below this line)
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -256,3 +320,157 @@ export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type NewWebhookDelivery = Insertable<WebhookDeliveriesTable>;
 export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
 export type BatchRow = Selectable<BatchesTable>;
+
+/** A dossier (#16): what it needs (`requirements`), and its last computed verdict and cross-document checks. */
+export interface DossiersTable {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  reference: string | null;
+  template: string | null;
+  language: 'es' | 'en' | 'pt' | 'fr';
+  requirements: Json<Array<{ key: string; label: string | null; expect: string[]; checks: Record<string, unknown> }>>;
+  verification_link_id: ColumnType<string | null, string | null | undefined, string | null>;
+  metadata: Json<Record<string, string>>;
+  verdict: Json<{ status: 'complete_valid' | 'incomplete' | 'invalid' | 'review'; reasons: Array<{ code: string; severity: 'info' | 'warning' | 'error'; message: string }> }>;
+  checks: Json<Array<{ code: string; passed: boolean; message: string }>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A document slot of a dossier: its key and the analysis in it. */
+export interface DossierDocumentsTable {
+  dossier_id: string;
+  key: string;
+  analysis_id: string;
+  /** The key was chosen while the type was unknown (the analysis id): renamed after the detected type once known. */
+  auto_key: ColumnType<boolean, boolean | undefined, boolean>;
+  added_at: Timestamp;
+}
+
+export type DossierRow = Selectable<DossiersTable>;
+export type DossierDocumentRow = Selectable<DossierDocumentsTable>;
+
+/** A template (#16): a saved verification setup; `expect` holds catalogue type ids. Deleted rows are gone (hard delete). */
+export interface TemplatesTable {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  name: string;
+  description: string | null;
+  /** SQL null when the template sets none. */
+  expect: ColumnType<string[] | null, string | null, string | null>;
+  checks: Json<Record<string, unknown>>;
+  extract: Json<boolean | Record<string, unknown>>;
+  storage: 'none' | 'review' | 'temporary' | 'persistent' | null;
+  ttl_hours: number | null;
+  language: 'es' | 'en' | 'pt' | 'fr' | null;
+  processing: 'sovereign' | 'standard' | null;
+  precise_bboxes: boolean | null;
+  review_on_invalid: boolean;
+  review_auto_approve_valid: boolean;
+  review_retention_hours_after_decision: number | null;
+  review_max_days: number | null;
+  /** SQL null: one document (`key: document`) of the template's `expect`. */
+  documents: ColumnType<TemplateDocument[] | null, string | null, string | null>;
+  metadata: Json<Record<string, string>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type TemplateRow = Selectable<TemplatesTable>;
+export type TemplateDocument = { key: string; label: string | null; expect: string[]; checks: Record<string, unknown> };
+
+/** One review decision (#16): who, when, what, why, and the state before and after. Outlives its analysis. */
+export interface AuditRecordsTable {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  analysis_id: string;
+  /** `review.approved` or `review.rejected`. */
+  action: string;
+  decision: 'approve' | 'reject' | null;
+  /** `key_...` id of the API key that decided. */
+  actor: string;
+  reason: string | null;
+  previous_state: Json<AuditState>;
+  new_state: Json<AuditState>;
+  created_at: Timestamp;
+}
+
+/** The part of an analysis a review decision changes, as the audit trail records it. */
+export interface AuditState {
+  review_status: 'pending' | 'approved' | 'rejected' | null;
+  final_status: 'valid' | 'invalid' | null;
+  verdict_status: 'valid' | 'invalid' | 'review' | null;
+  storage_mode: string;
+  file_kept: boolean;
+  storage_expires_at: string | null;
+}
+
+export type AuditRecordRow = Selectable<AuditRecordsTable>;
+
+/** One requested document of a verification link, with its attempts and outcome (#17). */
+export interface LinkDocumentState {
+  key: string;
+  label: string | null;
+  expect: string[];
+  checks: Record<string, unknown>;
+  status: 'pending' | 'processing' | 'completed' | 'failed';
+  /** The attempt that counts (the last one). */
+  analysis_id: string | null;
+  attempts: number;
+  verdict_status: 'valid' | 'invalid' | 'review' | null;
+  warnings: string[];
+  /** accepted: it counts; rejected: attempts ran out without one that counts. */
+  outcome: 'accepted' | 'rejected' | null;
+}
+
+export interface LinkEventEntry {
+  type: string;
+  at: string;
+  document_key?: string;
+  email?: string;
+}
+
+/** A verification link (#17). `token_hash`: SHA-256 (hex) of the URL's secret token; the token itself is never stored. */
+export interface VerificationLinksTable {
+  id: string;
+  account_id: string;
+  livemode: boolean;
+  token_hash: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'expired' | 'cancelled';
+  template: string | null;
+  reference: string | null;
+  metadata: Json<Record<string, string>>;
+  documents: Json<LinkDocumentState[]>;
+  dossier_id: string | null;
+  expires_at: Timestamp;
+  redirect_url: string | null;
+  redirect_with_status: boolean;
+  callback_url: string | null;
+  include_results: boolean;
+  results_email: string | null;
+  results_email_sent_at: Timestamp | null;
+  locale: 'es' | 'en' | 'pt' | 'fr';
+  notify_email: string | null;
+  last_sent_at: Timestamp | null;
+  show_result: boolean;
+  consent_text: string | null;
+  consent: Json<{ accepted_at: string; ip: string; text: string } | null>;
+  events: Json<LinkEventEntry[]>;
+  face_verification: Json<{ enabled: boolean; required: boolean } | null>;
+  face_match: Json<{ status: 'pending' | 'matched' | 'not_matched' | 'failed'; score: number | null; analysis_id: string | null; checked_at: string | null } | null>;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+}
+export type VerificationLinkRow = Selectable<VerificationLinksTable>;
+
+/** A request rate-limit bucket's current one-second window, shared by every process (migration 0014). */
+export interface RateLimitWindowsTable {
+  bucket: string;
+  /** Whole seconds since the epoch. */
+  window: number;
+  count: number;
+}

@@ -32,7 +32,8 @@ export async function insertDeliveries(db: Conn, rows: NewWebhookDelivery[]): Pr
 /** A claimed delivery with what sending it needs from its endpoint. */
 export interface ClaimedDelivery {
   id: string;
-  endpoint_id: string;
+  /** Null for a link callback. */
+  endpoint_id: string | null;
   payload: string;
   attempts: number;
   url: string;
@@ -67,22 +68,51 @@ export async function claimDueDeliveries(db: Kysely<DB>, now: Date, leaseMs: num
       .set({ locked_until: new Date(now.getTime() + leaseMs), locked_by: token, updated_at: now })
       .where('id', 'in', ids)
       .execute();
-    return trx
+    // A link callback (#17) has no endpoint: its URL is its own, its secret the account's callback secret of its mode.
+    const rows = await trx
       .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .leftJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .innerJoin('accounts as a', 'a.id', 'd.account_id')
       .select([
         'd.id',
         'd.endpoint_id',
         'd.payload',
         'd.attempts',
+        'd.livemode',
+        'd.callback_url',
         'e.url',
         'e.secret',
         'e.status as endpoint_status',
         'e.deleted_at as endpoint_deleted_at',
+        'a.callback_secret_test',
+        'a.callback_secret_live',
       ])
       .where('d.id', 'in', ids)
       .orderBy('d.id')
       .execute();
+    return rows.map((r) =>
+      r.endpoint_id === null
+        ? {
+            id: r.id,
+            endpoint_id: null,
+            payload: r.payload,
+            attempts: r.attempts,
+            url: r.callback_url ?? '',
+            secret: (r.livemode ? r.callback_secret_live : r.callback_secret_test) ?? '',
+            endpoint_status: 'active' as const,
+            endpoint_deleted_at: null,
+          }
+        : {
+            id: r.id,
+            endpoint_id: r.endpoint_id,
+            payload: r.payload,
+            attempts: r.attempts,
+            url: r.url!,
+            secret: r.secret!,
+            endpoint_status: r.endpoint_status!,
+            endpoint_deleted_at: r.endpoint_deleted_at,
+          },
+    );
   });
 }
 

@@ -7,7 +7,8 @@ import { ApiError, resourceMissing } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { priceMilli, reserveCredits } from './billing.ts';
 import { maxPagesFor } from './intake/index.ts';
-import { normaliseOptions, type AnalyzeOptions } from './analysis/options.ts';
+import { accountDefaults, normaliseOptions, type AnalyzeOptions, type Template } from './analysis/options.ts';
+import { getTemplateForRequest } from './templates.ts';
 import { toAnalysis } from './analysis/presenter.ts';
 import {
   assertModeAvailable,
@@ -21,6 +22,7 @@ import {
   type Source,
 } from './analysis/pipeline.ts';
 import { withDocumentMemory } from './intake/memory-gate.ts';
+import { admitLiveWork } from './live-limits.ts';
 
 export type Batch = components['schemas']['Batch'];
 
@@ -83,7 +85,21 @@ export async function toBatch(s: Services, row: BatchRow): Promise<Batch> {
 export async function createBatch(s: Services, auth: Auth, common: AnalyzeOptions, items: BatchItemInput[], itemParam: (i: number) => string): Promise<Batch> {
   if (items.length === 0) throw new ApiError(400, 'empty_batch', 'El lote no tiene documentos.', 'items');
   if (items.length > MAX_BATCH_DOCUMENTS) throw new ApiError(400, 'batch_too_large', `Un lote admite como máximo ${MAX_BATCH_DOCUMENTS} documentos (${items.length} recibidos).`, 'items');
-  const commonOptions = normaliseOptions(common, 'options.');
+  const defaults = accountDefaults(s, auth);
+  // Templates are looked up before any document is read (one lookup per id): the batch's own `options.template`, and
+  // an item's `items.N.options.template`, which replaces it for that item like any other option.
+  const templates = new Map<string, Template>();
+  const templateFor = async (id: string | undefined, param: string): Promise<Template | null> => {
+    if (id === undefined) return null;
+    if (!templates.has(id)) templates.set(id, await getTemplateForRequest(s, auth, id, param));
+    return templates.get(id)!;
+  };
+  const commonOptions = normaliseOptions(common, 'options.', defaults, await templateFor(common.template, 'options.template'));
+  const itemTemplates: Array<Template | null> = [];
+  for (const [i, item] of items.entries()) {
+    const own = item.options?.template;
+    itemTemplates.push(await templateFor(own ?? common.template, own !== undefined ? `${itemParam(i)}.options.template` : 'options.template'));
+  }
   assertModeAvailable(s, auth);
 
   // One document at a time: read, checked, stored, then let go (memory holds one file whatever the batch).
@@ -94,7 +110,7 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
   try {
     for (const [i, item] of items.entries()) {
       if (!item.source) throw new ApiError(400, 'missing_file', `El documento ${i} no tiene archivo (file_url, o file_base64 y filename).`, itemParam(i));
-      const options = { ...normaliseOptions(mergeOptions(common, item.options), `${itemParam(i)}.options.`), async: true };
+      const options = { ...normaliseOptions(mergeOptions(common, item.options), `${itemParam(i)}.options.`, defaults, itemTemplates[i]), async: true };
       if (item.source.kind === 'url') {
         staged.push(stageUrlAnalysis(s, auth, item.source.url, item.source.filename, options, batchId, `${itemParam(i)}.file_url`));
         continue;
@@ -110,6 +126,9 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
     await s.db.transaction().execute(async (trx) => {
       // Every document covered, or 402 and nothing created.
       await reserveCredits(trx, s, auth, staged.map((r) => ({ analysis_id: r.id, price_milli: priceMilli('analysis', true), batch_id: batchId })));
+      // Live pages per minute: the pages of the documents read so far, and one for each `file_url` item (its other
+      // pages are counted when the worker downloads it); 429 and nothing created when the bucket cannot take them.
+      await admitLiveWork(trx, s, auth, { pages: staged.reduce((n, r) => n + Math.max(1, r.file_pages), 0), what: 'batch' });
       await batchRepo.insertBatch(trx, {
         id: batchId,
         account_id: auth.account.id,

@@ -245,6 +245,11 @@ export interface Labels {
   generated: string;
   documentNumber: string;
   none: string;
+  /** The words of the API's status values (analysis, verdict, reason severity, PDF signature), by value. */
+  statuses: Record<string, string>;
+  verdicts: Record<string, string>;
+  severities: Record<string, string>;
+  signatures: Record<string, string>;
 }
 
 export const LABELS: Record<ExportLanguage, Labels> = {
@@ -287,6 +292,10 @@ export const LABELS: Record<ExportLanguage, Labels> = {
     generated: 'Generado el',
     documentNumber: 'número',
     none: 'ninguno',
+    statuses: { queued: 'en cola', processing: 'en proceso', completed: 'completado', failed: 'fallido' },
+    verdicts: { valid: 'válido', invalid: 'no válido', review: 'revisión' },
+    severities: { info: 'info', warning: 'aviso', error: 'error' },
+    signatures: { valid: 'válida', invalid: 'no válida', missing: 'ausente', untrusted: 'no confiable', modified: 'modificada' },
   },
   en: {
     title: 'Cotejo — analysis report',
@@ -327,6 +336,10 @@ export const LABELS: Record<ExportLanguage, Labels> = {
     generated: 'Generated on',
     documentNumber: 'number',
     none: 'none',
+    statuses: { queued: 'queued', processing: 'processing', completed: 'completed', failed: 'failed' },
+    verdicts: { valid: 'valid', invalid: 'invalid', review: 'review' },
+    severities: { info: 'info', warning: 'warning', error: 'error' },
+    signatures: { valid: 'valid', invalid: 'invalid', missing: 'missing', untrusted: 'untrusted', modified: 'modified' },
   },
   pt: {
     title: 'Cotejo — relatório de análise',
@@ -367,6 +380,10 @@ export const LABELS: Record<ExportLanguage, Labels> = {
     generated: 'Gerado em',
     documentNumber: 'número',
     none: 'nenhum',
+    statuses: { queued: 'em fila', processing: 'em processamento', completed: 'concluída', failed: 'falhada' },
+    verdicts: { valid: 'válido', invalid: 'inválido', review: 'revisão' },
+    severities: { info: 'info', warning: 'aviso', error: 'erro' },
+    signatures: { valid: 'válida', invalid: 'inválida', missing: 'ausente', untrusted: 'não fiável', modified: 'modificada' },
   },
   fr: {
     title: "Cotejo — rapport d'analyse",
@@ -407,9 +424,18 @@ export const LABELS: Record<ExportLanguage, Labels> = {
     generated: 'Généré le',
     documentNumber: 'numéro',
     none: 'aucun',
+    statuses: { queued: 'en attente', processing: 'en cours', completed: 'terminée', failed: 'échouée' },
+    verdicts: { valid: 'valide', invalid: 'non valide', review: 'à vérifier' },
+    severities: { info: 'info', warning: 'avertissement', error: 'erreur' },
+    signatures: { valid: 'valide', invalid: 'non valide', missing: 'absente', untrusted: 'non fiable', modified: 'modifiée' },
   },
 };
 
 export function labelsFor(language: string | undefined): Labels {
   return LABELS[(language ?? 'es') as ExportLanguage] ?? LABELS.es;
+}
+
+/** A status value in words from one of the `Labels` maps; a value it does not know stays as it is. */
+export function word(map: Record<string, string>, value: string | null | undefined): string {
+  return value ? (map[value] ?? value) : '';
 }

@@ -10,7 +10,8 @@
  * Deterministic given `generatedAt`: creation and modification dates, and the file id pdfkit derives from them.
  */
 import PDFDocument from 'pdfkit';
-import { humanTimestamp, labelsFor, valueText, type Analysis, type ExportOptions, type Labels } from './common.ts';
+import { warningText } from '../domain/analysis/messages.ts';
+import { humanTimestamp, LABELS, labelsFor, valueText, word, type Analysis, type ExportLanguage, type ExportOptions, type Labels } from './common.ts';
 
 type Doc = InstanceType<typeof PDFDocument>;
 
@@ -143,12 +144,13 @@ function formatBytes(n: number | null | undefined): string {
 
 export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<Uint8Array> {
   const labels = labelsFor(opts.language);
+  const language: ExportLanguage = opts.language && opts.language in LABELS ? opts.language : 'es';
   const generatedAt = opts.generatedAt ?? new Date();
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
     compress: true,
-    lang: opts.language ?? 'es',
+    lang: language,
     info: {
       Title: `${labels.title}: ${a.id}`,
       Author: 'Cotejo',
@@ -175,7 +177,7 @@ export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<
 
   // Summary
   r.keyValue(L.analysis, a.id);
-  r.keyValue(L.status, a.status);
+  r.keyValue(L.status, word(L.statuses, a.status));
   r.keyValue(L.created, humanTimestamp(a.created_at));
   r.keyValue(L.completed, humanTimestamp(a.completed_at));
   if (a.file) {
@@ -206,13 +208,14 @@ export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<
   if (r.section(L.verdict)) {
     if (a.verdict) {
       const v = a.verdict;
-      const status = v.final_status ? `${v.status.toUpperCase()} » ${L.finalStatus}: ${v.final_status.toUpperCase()}` : v.status.toUpperCase();
+      const verdict = (x: string) => word(L.verdicts, x).toUpperCase();
+      const status = v.final_status ? `${verdict(v.status)} » ${L.finalStatus}: ${verdict(v.final_status)}` : verdict(v.status);
       r.keyValue(L.status, status, verdictColor(v.final_status ?? v.status));
       r.keyValue(L.expected, (v.expected ?? []).join(', '));
       if (reasons.length) {
         r.keyValue(L.reasons, '', undefined, '');
         r.list(
-          reasons.map((x) => `[${x.severity}] ${x.code}: ${x.message}`),
+          reasons.map((x) => `[${word(L.severities, x.severity)}] ${x.code}: ${x.message}`),
           MAX_REASONS,
           after + sectionHead + (MIN_FIELD_ROWS + 1) * LINE,
           (i) => (reasons[i].severity === 'error' ? COLORS.invalid : reasons[i].severity === 'warning' ? COLORS.review : undefined),
@@ -276,7 +279,7 @@ export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<
   // Warnings
   if (warnings.length && r.section(L.warnings)) {
     if (r.fits(LINE)) {
-      r.draw(warnings.join(', '), MARGIN, r.y, CONTENT_WIDTH, { color: COLORS.review });
+      r.draw(warnings.map((w) => `${warningText(language, w)} (${w})`).join(', '), MARGIN, r.y, CONTENT_WIDTH, { color: COLORS.review });
       r.y += LINE;
     }
   }
@@ -284,7 +287,7 @@ export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<
   // Signature
   if (a.signature && r.section(L.signature)) {
     const s = a.signature;
-    r.keyValue(L.status, `${s.status} (${s.signatures}) · ${L.trusted}: ${s.trusted ? L.yes : L.no}`, verdictColor(s.status === 'valid' ? 'valid' : s.status === 'invalid' ? 'invalid' : 'review'));
+    r.keyValue(L.status, `${word(L.signatures, s.status)} (${s.signatures}) · ${L.trusted}: ${s.trusted ? L.yes : L.no}`, verdictColor(s.status === 'valid' ? 'valid' : s.status === 'invalid' ? 'invalid' : 'review'));
     r.keyValue(L.signer, [s.signer, s.issuer ? `${L.issuer}: ${s.issuer}` : ''].filter(Boolean).join(' · '));
     r.keyValue(L.signedAt, [humanTimestamp(s.signed_at), (s.reasons ?? []).join(', ')].filter(Boolean).join(' · '));
   }

@@ -9,7 +9,7 @@
  * last_name, second_last_name, birth_date, sex, address, postal_code, city, region, country, email, phone,
  * document_number (else id_number).
  */
-import { fieldDate, labelsFor, valueText, type Analysis, type ExportOptions } from './common.ts';
+import { fieldDate, labelsFor, valueText, word, type Analysis, type ExportOptions } from './common.ts';
 
 const ALIASES: Record<string, string[]> = {
   full_name: ['full_name', 'nombre_completo'],
@@ -127,7 +127,7 @@ export function renderVcard(a: Analysis, opts: ExportOptions = {}): Uint8Array {
 
   const docName = a.document
     ? `${a.document.label || a.document.type} (${a.document.type})`
-    : `${labels.analysis} ${a.id} (${a.status})`;
+    : `${labels.analysis} ${a.id} (${word(labels.statuses, a.status)})`;
   const number = pick(a, 'document_number');
   const note = number ? `${docName}, ${labels.documentNumber} ${number}` : docName;
   lines.push(`NOTE:${escapeText(note)}`);

@@ -9,6 +9,7 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import type { UrlSigner } from '../storage/signed-urls.ts';
 import type { TrustStore } from '../validators/pdf-signature/index.ts';
 import type { ParsedBody } from './body.ts';
+import type { Metrics } from './metrics.ts';
 
 /** What handlers and domain code get: no Express in sight. */
 export interface Services {
@@ -23,8 +24,12 @@ export interface Services {
   providers: { test: Provider; live: Provider | null };
   /** Roots trusted for PAdES signatures (COTEJO_TRUST_DIR). */
   trustStore: TrustStore;
+  /** Set when the process begins to shut down: GET /readyz answers 503 so load balancers stop sending work. */
+  stopping?: boolean;
   /** Work that outlived its request (a synchronous analysis past its wait): shutdown waits for it. */
   inflight: Set<Promise<unknown>>;
+  /** This process's Prometheus registry (GET /metrics, http/metrics.ts); absent, nothing is counted. */
+  metrics?: Metrics;
   /** The synchronous wait (the specification's 30 s); tests shorten it. */
   syncWaitMs?: number;
   /** How often a request holding an Idempotency-Key renews its lock (IDEMPOTENCY_HEARTBEAT_MS; tests shorten it). */

@@ -9,7 +9,7 @@ import { ApiError, toErrorResponse } from './errors.ts';
 import { assertCleanRequest } from './clean-strings.ts';
 import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
 import type { PublicFastPath } from './public-fast-path.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { addressBucket, type RateLimiter } from './rate-limit.ts';
 import { validationError } from './validation.ts';
 
 /**
@@ -79,19 +79,22 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
         throw new ApiError(404, 'route_not_found', `No existe la ruta ${req.method} ${probe.path}. Consulta /openapi.json.`);
       }
       const info = infos.get(operation.operationId as string)!;
+      // The label of this request's metrics (http/metrics.ts), read when the response ends.
+      res.locals.operationId = operation.operationId;
 
       // Authentication, then the per-key rate limit. Requests without a valid key (public routes,
       // and failed authentication, which also slows down key guessing) are limited per address.
-      const byAddress = () =>
+      // req.ip: the connection's address, or the client's behind a trusted proxy (COTEJO_TRUST_PROXY).
+      const byAddress = async () =>
         info.isPublic
-          ? limiter.hit(`public:${req.ip ?? 'unknown'}`, services.config.publicRateLimitPerSecond)
-          : limiter.hit(`unauthenticated:${req.ip ?? 'unknown'}`, FAILED_AUTH_RATE_LIMIT_PER_SECOND);
+          ? limiter.hit(`public:${addressBucket(req.ip)}`, services.config.publicRateLimitPerSecond)
+          : limiter.hit(`unauthenticated:${addressBucket(req.ip)}`, FAILED_AUTH_RATE_LIMIT_PER_SECOND);
       let auth = null;
       if (!info.isPublic) {
         try {
           auth = await authenticate(services.db, req.headers.authorization);
         } catch (err) {
-          const d = byAddress();
+          const d = await byAddress();
           Object.assign(rateHeaders, d.headers);
           if (!d.allowed) {
             throw new ApiError(429, 'rate_limited', 'Demasiadas peticiones sin una clave válida. Espera y reinténtalo (cabecera Retry-After).', undefined, { 'Retry-After': d.headers['Retry-After'] });
@@ -100,7 +103,7 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
         }
       }
       res.locals.keyId = auth?.keyId;
-      const decision = auth ? limiter.hit(`key:${auth.keyId}`, auth.account.rate_limit_per_second) : byAddress();
+      const decision = await (auth ? limiter.hit(`key:${auth.keyId}`, auth.account.rate_limit_per_second) : byAddress());
       Object.assign(rateHeaders, decision.headers);
       if (!decision.allowed) {
         throw new ApiError(429, 'rate_limited', 'Has superado el límite de peticiones por segundo. Espera y reinténtalo (cabecera Retry-After).', undefined, { 'Retry-After': decision.headers['Retry-After'] });
@@ -189,7 +192,8 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
         } catch (err) {
           const { status, headers, body: envelope } = toErrorResponse(err, requestId);
           if (status < 500) stored = { status, headers, body: JSON.stringify(envelope) };
-          if (status >= 500) {
+          // A 429 (the live limits) says "not now": the retry with the same key must run again, not replay it.
+          if (status >= 500 || status === 429) {
             await outcome.finish(null);
             throw err;
           }
@@ -202,7 +206,7 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
       const result = await run(ctx);
       // A public GET answered from memory: its URL will always get this answer, so repeats take the fast path.
       if (fast && info.isPublic && req.method === 'GET' && result.memoKey && (result.status === 200 || result.status === 304)) {
-        fast.remember(req.originalUrl, result.memoKey, result.headers?.['Cache-Control'] ?? '');
+        fast.remember(req.originalUrl, result.memoKey, result.headers?.['Cache-Control'] ?? '', ctx.operationId);
       }
       if (result.raw) send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, result.raw);
       else send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, JSON.stringify(result.body ?? {}), 'application/json; charset=utf-8');

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from './context.ts';
 import { memoizedResponse } from './conditional.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { clientAddress, type TrustFn } from './client-address.ts';
+import { addressBucket, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 
 /** Headers a browser may read from our responses (CORS). */
 export const EXPOSED_HEADERS = [
@@ -24,34 +25,47 @@ const MAX_URLS = 2_000;
  * Anything else (a new URL, a body no longer in memory, a request over the limit) goes the full way.
  */
 export class PublicFastPath {
-  private readonly urls = new Map<string, { key: string; cacheControl: string }>();
+  private readonly urls = new Map<string, { key: string; cacheControl: string; operationId: string }>();
   private readonly services: Services;
   private readonly limiter: RateLimiter;
   private readonly newRequestId: () => string;
+  /** Express's compiled `trust proxy`, so that this path counts the client's address as `req.ip` does. */
+  private readonly trust: TrustFn;
 
-  constructor(services: Services, limiter: RateLimiter, newRequestId: () => string) {
+  constructor(services: Services, limiter: RateLimiter, newRequestId: () => string, trust: TrustFn = () => false) {
     this.services = services;
     this.limiter = limiter;
     this.newRequestId = newRequestId;
+    this.trust = trust;
   }
 
-  /** Called by the pipeline for a public GET answered from memory (200 or 304). */
-  remember(url: string, key: string, cacheControl: string): void {
+  /** Called by the pipeline for a public GET answered from memory (200 or 304); `operationId` labels its metrics. */
+  remember(url: string, key: string, cacheControl: string, operationId: string): void {
     if (this.urls.has(url)) return;
     if (this.urls.size >= MAX_URLS) this.urls.delete(this.urls.keys().next().value!);
-    this.urls.set(url, { key, cacheControl });
+    this.urls.set(url, { key, cacheControl, operationId });
   }
 
-  /** Answers the request and returns true, or returns false (and touches nothing) for the full pipeline to answer. */
-  serve(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Answers the request and returns true, or returns false (and touches nothing) for the full pipeline to answer; with
+   * the database rate-limit store, the same as a promise once the request is counted (the request is not read
+   * meanwhile: a GET has no body to wait for).
+   */
+  serve(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     if (req.method !== 'GET' || req.url === undefined) return false;
     const known = this.urls.get(req.url);
     if (!known) return false;
     const result = memoizedResponse(known.key, req.headers['if-none-match'], known.cacheControl);
     if (!result) return false;
-    const decision = this.limiter.hit(`public:${req.socket.remoteAddress ?? 'unknown'}`, this.services.config.publicRateLimitPerSecond);
-    // Over the limit: the pipeline answers the 429 (a refused hit is not counted, so it is not counted twice).
-    if (!decision.allowed) return false;
+    const decision = this.limiter.hit(`public:${addressBucket(clientAddress(req, this.trust))}`, this.services.config.publicRateLimitPerSecond);
+    if (decision instanceof Promise) return decision.then((d) => this.answer(req, res, result, d));
+    return this.answer(req, res, result, decision);
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, result: NonNullable<ReturnType<typeof memoizedResponse>>, decision: RateLimitDecision): boolean {
+    // Over the limit: the pipeline answers the 429 (the memory store does not count a refused hit, and the database
+    // store remembers the bucket refused for the rest of the second: either way the pipeline's hit costs nothing more).
+    if (!decision.allowed || req.url === undefined) return false;
     const requestId = this.newRequestId();
     const started = process.hrtime.bigint();
     // One writeHead with every header (the order the pipeline sets them in), rather than a setHeader call each.
@@ -65,6 +79,8 @@ export class PublicFastPath {
     });
     res.end(result.raw);
     served++;
+    // Counted like the pipeline's answers (http/metrics.ts), under the operation that first answered this URL.
+    this.services.metrics?.request(this.urls.get(req.url)?.operationId ?? 'v1_unmatched', 'GET', result.status, Number(process.hrtime.bigint() - started) / 1e9);
     const logger = this.services.logger;
     if (logger.isLevelEnabled('info')) {
       const path = req.url.split('?')[0];

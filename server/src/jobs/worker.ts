@@ -1,10 +1,12 @@
 import { analysesWithExpiredFiles, updateAnalysis } from '../db/analyses.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
+import { expireDueLinks, runOneLinkEmailJob } from '../domain/links/service.ts';
 import { ANALYSIS_QUEUE, forgetIfFinished, PROCESS_LEASE_MS, runClaimedJob } from '../domain/analysis/pipeline.ts';
 import type { Services } from '../http/context.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
+import { deleteStaleRateLimitWindows } from '../http/rate-limit.ts';
 
 /** Takes and runs one due analysis job; false when there was none. */
 export async function runOneAnalysisJob(s: Services): Promise<boolean> {
@@ -32,6 +34,10 @@ export async function sweepRetention(s: Services): Promise<number> {
     }
   }
   await deleteExpiredIdempotencyKeys(s.db, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
+  // #18: rate-limit windows no request touched for a minute (database store).
+  await deleteStaleRateLimitWindows(s.db, now);
+  // #17: verification links past their `expires_at` expire here (event, webhook, callback).
+  await expireDueLinks(s);
   return deleted;
 }
 
@@ -62,6 +68,19 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       }
     }
   })();
+  // Link emails too: a mail server that hangs (up to its time-outs) holds up neither analyses nor deliveries.
+  const emails = (async () => {
+    while (!stopping) {
+      try {
+        let worked = false;
+        while (!stopping && (await runOneLinkEmailJob(s))) worked = true;
+        if (!worked) await new Promise((r) => setTimeout(r, pollMs));
+      } catch (err) {
+        if (!stopping) s.logger.error({ err }, 'link email loop error');
+        await new Promise((r) => setTimeout(r, pollMs));
+      }
+    }
+  })();
   // Webhook deliveries run in a loop of their own, so a slow receiver (up to 15 s) never holds up analyses.
   const deliveries = (async () => {
     while (!stopping) {
@@ -78,7 +97,7 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
   return {
     stop: async () => {
       stopping = true;
-      await Promise.all([loop, deliveries]);
+      await Promise.all([loop, deliveries, emails]);
     },
   };
 }

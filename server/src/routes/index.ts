@@ -5,6 +5,10 @@ import * as analyses from './analyses.ts';
 import * as batches from './batches.ts';
 import * as billing from './billing.ts';
 import * as documentTypes from './document-types.ts';
+import * as dossiers from './dossiers.ts';
+import * as reviews from './reviews.ts';
+import * as templates from './templates.ts';
+import * as verificationLinks from './verification-links.ts';
 import * as webhookEndpoints from './webhook-endpoints.ts';
 
 export type OperationId = keyof operations;
@@ -35,8 +39,8 @@ export const handlers: Record<OperationId, Handler> = {
   getAnalysisFile: analyses.getAnalysisFile,
   downloadFile: analyses.downloadFile,
   // Human review
-  reviewAnalysis: pending('POST /v1/analyses/{id}/review'),
-  listReviews: pending('GET /v1/reviews'),
+  reviewAnalysis: reviews.reviewAnalysis,
+  listReviews: reviews.listReviews,
   // Batches, credits and usage (issue #6)
   createBatch: batches.createBatch,
   getBatch: batches.getBatch,
@@ -51,19 +55,19 @@ export const handlers: Record<OperationId, Handler> = {
   getWebhookEndpoint: webhookEndpoints.getWebhookEndpoint,
   deleteWebhookEndpoint: webhookEndpoints.deleteWebhookEndpoint,
   // Verification links
-  createVerificationLink: pending('POST /v1/verification-links'),
-  listVerificationLinks: pending('GET /v1/verification-links'),
-  getVerificationLink: pending('GET /v1/verification-links/{id}'),
-  cancelVerificationLink: pending('DELETE /v1/verification-links/{id}'),
+  createVerificationLink: verificationLinks.createVerificationLink,
+  listVerificationLinks: verificationLinks.listVerificationLinks,
+  getVerificationLink: verificationLinks.getVerificationLink,
+  cancelVerificationLink: verificationLinks.cancelVerificationLink,
   // Templates and dossiers
-  createTemplate: pending('POST /v1/templates'),
-  listTemplates: pending('GET /v1/templates'),
-  getTemplate: pending('GET /v1/templates/{id}'),
-  updateTemplate: pending('POST /v1/templates/{id}'),
-  deleteTemplate: pending('DELETE /v1/templates/{id}'),
-  createDossier: pending('POST /v1/dossiers'),
-  listDossiers: pending('GET /v1/dossiers'),
-  getDossier: pending('GET /v1/dossiers/{id}'),
-  addDossierDocument: pending('POST /v1/dossiers/{id}/documents'),
-  deleteDossier: pending('DELETE /v1/dossiers/{id}'),
+  createTemplate: templates.createTemplate,
+  listTemplates: templates.listTemplates,
+  getTemplate: templates.getTemplate,
+  updateTemplate: templates.updateTemplate,
+  deleteTemplate: templates.deleteTemplate,
+  createDossier: dossiers.createDossier,
+  listDossiers: dossiers.listDossiers,
+  getDossier: dossiers.getDossier,
+  addDossierDocument: dossiers.addDossierDocument,
+  deleteDossier: dossiers.deleteDossier,
 };

@@ -8,9 +8,16 @@ export interface BlobStore {
   get(key: string): Promise<Uint8Array | null>;
   /** Idempotent: deleting a missing blob is not an error. */
   delete(key: string): Promise<void>;
+  /** Readiness (GET /readyz): throws when the store cannot be reached. Only remote stores have it. */
+  ping?(): Promise<void>;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
+
+/** Keys are made by the app (`acc_…/an_…/original`); anything else is a bug, refused before it reaches a store. */
+export function assertSafeBlobKey(key: string): void {
+  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe blob key ${JSON.stringify(key)}`);
+}
 
 export class LocalBlobStore implements BlobStore {
   private readonly root: string;
@@ -19,7 +26,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private file(key: string): string {
-    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe blob key ${JSON.stringify(key)}`);
+    assertSafeBlobKey(key);
     return path.join(this.root, key);
   }
 

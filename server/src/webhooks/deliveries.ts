@@ -86,6 +86,40 @@ export async function fanOutEvent(db: Conn, clock: Clock, event: OutboxEvent): P
   return rows.map((r) => r.id);
 }
 
+/**
+ * A verification link's callback (#17): one more delivery of the same event body to the link's `callback_url`,
+ * sent, signed and retried exactly like an endpoint's (same row, same worker, same retries), signed with the
+ * account's callback secret of the event's mode (accounts.callback_secret_test / _live; see docs/verification-links.md).
+ */
+export async function enqueueCallback(db: Conn, clock: Clock, event: OutboxEvent, callback: { url: string; linkId: string }): Promise<string> {
+  const now = clock.now();
+  const id = newId('webhook_message', now.getTime());
+  await repo.insertDeliveries(db, [
+    {
+      id,
+      account_id: event.account_id,
+      livemode: event.livemode,
+      endpoint_id: null,
+      callback_url: callback.url,
+      link_id: callback.linkId,
+      event_id: event.id,
+      event_type: event.type,
+      payload: JSON.stringify(event.payload),
+      ephemeral: false,
+      status: 'pending',
+      next_attempt_at: now,
+      locked_until: null,
+      locked_by: null,
+      last_attempt_at: null,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    },
+  ]);
+  return id;
+}
+
 /** Stops an endpoint's pending deliveries (it was deleted): they are marked failed and never sent again. */
 export async function stopEndpointDeliveries(db: Conn, clock: Clock, endpointId: string): Promise<number> {
   return repo.failPendingDeliveriesOfEndpoint(db, endpointId, clock.now(), 'endpoint deleted');
@@ -135,6 +169,9 @@ export async function deliverClaimed(s: Services, d: ClaimedDelivery, token: str
       if (!row) return 'lease_lost';
       await repo.updateDelivery(trx, d.id, { status: 'failed', next_attempt_at: null, locked_until: null, locked_by: null, last_error: reason, updated_at: s.clock.now() });
       return 'stopped';
+    }).then((outcome) => {
+      s.metrics?.deliveryAttempt(outcome, d.endpoint_id === null ? 'callback' : 'endpoint');
+      return outcome;
     });
   }
 
@@ -175,9 +212,11 @@ export async function deliverClaimed(s: Services, d: ClaimedDelivery, token: str
       error: result.error?.slice(0, 2000) ?? null,
       succeeded: result.ok,
     });
-    if (outcome !== 'retry') await repo.pruneEndpointDeliveries(trx, d.endpoint_id, DELIVERIES_KEPT_PER_ENDPOINT);
+    if (outcome !== 'retry' && d.endpoint_id !== null) await repo.pruneEndpointDeliveries(trx, d.endpoint_id, DELIVERIES_KEPT_PER_ENDPOINT);
     return outcome;
   });
+  // An attempt not sent because its target is not allowed (SSRF policy) is counted apart; it is retried or fails as any other.
+  s.metrics?.deliveryAttempt(result.refused && (outcome === 'retry' || outcome === 'failed') ? 'refused' : outcome, d.endpoint_id === null ? 'callback' : 'endpoint');
   if (outcome === 'lease_lost') s.logger.warn({ delivery: d.id }, 'webhook delivery lease lost before its outcome was recorded');
   else if (!result.ok) s.logger.info({ delivery: d.id, attempt: d.attempts + 1, error: result.error, outcome }, 'webhook delivery attempt failed');
   return outcome;

@@ -426,7 +426,7 @@ describe('pdf', () => {
     expect(text).toContain('Cotejo — informe de análisis');
     expect(text).toContain('an_01JPB4X9R2C8H5M7P3Q6S9T1VZ');
     expect(text).toContain('DNI español (es_dni)');
-    expect(text).toContain('REVIEW');
+    expect(text).toContain('REVISIÓN');
     expect(text).toContain('MARÍA JOSÉ');
     expect(text).toContain('GARCÍA');
     expect(text).toContain('1985-07-21');

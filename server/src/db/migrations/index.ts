@@ -7,6 +7,12 @@ import * as m0005 from './0005_charging.ts';
 import * as m0006 from './0006_ephemeral_deliveries.ts';
 import * as m0007 from './0007_batch_downloads.ts';
 import * as m0008 from './0008_event_subjects.ts';
+import * as m0009 from './0009_live_limits.ts';
+import * as m0010 from './0010_templates.ts';
+import * as m0011 from './0011_reviews.ts';
+import * as m0012 from './0012_dossiers.ts';
+import * as m0013 from './0013_verification_links.ts';
+import * as m0014 from './0014_shared_rate_limits.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +24,12 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_ephemeral_deliveries': m0006,
   '0007_batch_downloads': m0007,
   '0008_event_subjects': m0008,
+  '0009_live_limits': m0009,
+  '0010_templates': m0010,
+  '0011_reviews': m0011,
+  '0012_dossiers': m0012,
+  '0013_verification_links': m0013,
+  '0014_shared_rate_limits': m0014,
 };
 
 export const migrationProvider: MigrationProvider = {

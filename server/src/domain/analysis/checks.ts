@@ -21,7 +21,7 @@ import {
 } from '../../validators/index.ts';
 import type { PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
 import { isIsoDate } from '../../validators/types.ts';
-import { t } from './messages.ts';
+import { t, warningText } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
 
 export type CheckResult = components['schemas']['CheckResult'];
@@ -76,8 +76,13 @@ function family(entry: CatalogueEntry): DocumentFamily {
 /** Runs the deterministic validators the type names on the fields that were read. */
 function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, read: Reading['fields'], referenceDate: string): ValidatorResult[] {
   // The visual zone as read on its own: a value taken from the MRZ (or barcode) compared with itself proves nothing.
+  // Where a model read the printed face of a field the zone also carries, that reading is the visual one.
   const notFrom = (origin: string): Record<string, unknown> =>
-    Object.fromEntries(Object.entries(read).filter(([, f]) => f.origin !== origin).map(([k, f]) => [k, f.value]));
+    Object.fromEntries(
+      Object.entries(read)
+        .map(([k, f]): [string, unknown] => [k, f.origin !== origin ? f.value : f.visual ? f.visual.value : undefined])
+        .filter(([, v]) => v !== undefined),
+    );
   const anyValue = (o: Record<string, unknown>, keys: string[]) => keys.some((k) => str(o[k]) !== null);
   const results: ValidatorResult[] = [];
   const has = (v: string) => entry.validators.includes(v as never);
@@ -309,7 +314,7 @@ export function runChecks(input: CheckInput): CheckOutcome {
 
   // Quality hints.
   const quality = reading.warnings.filter((w) => QUALITY_WARNINGS.has(w));
-  if (quality.length > 0) reason('low_quality', 'warning', 'low_quality', { warnings: quality.join(', ') });
+  if (quality.length > 0) reason('low_quality', 'warning', 'low_quality', { warnings: quality.map((w) => warningText(language, w)).join(', ') });
   if (reading.warnings.includes('edited_suspected') || signature?.edited_suspected) reason('edited_suspected', 'warning', 'edited_suspected');
   // Fields that were read: an absent value is not a doubtful one (its absence is `required_field_missing`'s business).
   const confidences = Object.values(reading.fields).filter((f) => !isEmpty(f.value)).map((f) => f.confidence);

@@ -1,6 +1,6 @@
 import type { Language } from '../../catalogue/index.ts';
 
-/** Every user-facing text of a verdict or check, in the four languages: [es, en, pt, fr]. */
+/** Every text Cotejo writes into an analysis (verdict, checks, failure, warnings in words), in the four languages: [es, en, pt, fr]. */
 const M: Record<string, [string, string, string, string]> = {
   'type_match': ['El documento es del tipo esperado ({label}).', 'The document is of the expected type ({label}).', 'O documento é do tipo esperado ({label}).', 'Le document est du type attendu ({label}).'],
   'type_mismatch': ['Se esperaba {expected}, pero el documento es {label}.', 'Expected {expected}, but the document is {label}.', 'Esperava-se {expected}, mas o documento é {label}.', '{expected} était attendu, mais le document est {label}.'],
@@ -69,6 +69,37 @@ const M: Record<string, [string, string, string, string]> = {
   'check.id_number_matches_birth_date.fail': ['El número de identificación no coincide con la fecha de nacimiento.', 'The identification number does not match the birth date.', 'O número de identificação não coincide com a data de nascimento.', "Le numéro d'identification ne correspond pas à la date de naissance."],
   'check.aamva_matches_visual.ok': ['El código de barras PDF417 coincide con los datos impresos.', 'The PDF417 barcode matches the printed data.', 'O código de barras PDF417 coincide com os dados impressos.', 'Le code-barres PDF417 correspond aux données imprimées.'],
   'check.aamva_matches_visual.fail': ['El código de barras PDF417 no coincide con los datos impresos.', 'The PDF417 barcode does not match the printed data.', 'O código de barras PDF417 não coincide com os dados impressos.', 'Le code-barres PDF417 ne correspond pas aux données imprimées.'],
+  // The `error.message` of a failed analysis or classification (the error envelope of a refused request stays Spanish).
+  'failure.processing_failed': ['El documento no se ha podido procesar.', 'The document could not be processed.', 'Não foi possível processar o documento.', "Le document n'a pas pu être traité."],
+  'failure.original_missing': ['No se ha podido leer el archivo original.', 'The original file could not be read.', 'Não foi possível ler o ficheiro original.', "Le fichier original n'a pas pu être lu."],
+  'failure.live_unavailable': ['El modo live no está disponible.', 'Live mode is not available.', 'O modo live não está disponível.', "Le mode live n'est pas disponible."],
+  'failure.provider_refused': [
+    'El proveedor de IA ha rechazado la petición; no se ha cobrado nada.',
+    'The AI provider refused the request; nothing was charged.',
+    'O fornecedor de IA recusou o pedido; nada foi cobrado.',
+    "Le fournisseur d'IA a refusé la requête ; rien n'a été facturé.",
+  ],
+  'failure.no_local_reader': ['Ningún lector local ha podido leer el documento.', 'No local reader could read the document.', 'Nenhum leitor local conseguiu ler o documento.', "Aucun lecteur local n'a pu lire le document."],
+  'failure.simulated': ['Fallo de procesamiento simulado (escenario «failed» del modo test).', 'Simulated processing failure (test mode scenario "failed").', 'Falha de processamento simulada (cenário «failed» do modo de teste).', 'Échec de traitement simulé (scénario « failed » du mode test).'],
+  'failure.empty_file': ['El archivo está vacío.', 'The file is empty.', 'O ficheiro está vazio.', 'Le fichier est vide.'],
+  'failure.invalid_file_url': ['file_url no es válida.', 'file_url is not valid.', 'file_url não é válida.', "file_url n'est pas valide."],
+  'failure.file_url_unreachable': ['No se pudo descargar file_url.', 'file_url could not be downloaded.', 'Não foi possível descarregar file_url.', "file_url n'a pas pu être téléchargée."],
+  'failure.file_too_large': ['El archivo supera el tamaño máximo de 20 MB.', 'The file exceeds the maximum size of 20 MB.', 'O ficheiro excede o tamanho máximo de 20 MB.', 'Le fichier dépasse la taille maximale de 20 Mo.'],
+  'failure.unsupported_file_type': ['Tipo de archivo no admitido.', 'Unsupported file type.', 'Tipo de ficheiro não suportado.', 'Type de fichier non pris en charge.'],
+  'failure.too_many_pages': ['El PDF tiene más páginas de las admitidas.', 'The PDF has more pages than allowed.', 'O PDF tem mais páginas do que as permitidas.', 'Le PDF a plus de pages que le maximum admis.'],
+  'failure.unreadable_image': ['No se puede leer la imagen.', 'The image cannot be read.', 'Não é possível ler a imagem.', "L'image ne peut pas être lue."],
+  'failure.unreadable_pdf': ['No se puede leer el PDF.', 'The PDF cannot be read.', 'Não é possível ler o PDF.', 'Le PDF ne peut pas être lu.'],
+  // Quality warnings in prose (the `low_quality` reason, the PDF report); the API lists their codes.
+  'warning.low_quality': ['baja calidad', 'low quality', 'baixa qualidade', 'qualité insuffisante'],
+  'warning.blurry': ['imagen borrosa', 'blurry image', 'imagem desfocada', 'image floue'],
+  'warning.cropped': ['documento recortado', 'cropped document', 'documento cortado', 'document rogné'],
+  'warning.glare': ['reflejos', 'glare', 'reflexos', 'reflets'],
+  'warning.screen_photo_suspected': ['posible foto de una pantalla', 'possible photo of a screen', 'possível fotografia de um ecrã', "possible photo d'un écran"],
+  'warning.photocopy_suspected': ['posible fotocopia', 'possible photocopy', 'possível fotocópia', 'possible photocopie'],
+  'warning.edited_suspected': ['posible edición', 'possible editing', 'possível edição', 'possible retouche'],
+  'warning.multiple_documents': ['varios documentos', 'several documents', 'vários documentos', 'plusieurs documents'],
+  'warning.side_missing': ['falta una cara', 'a side is missing', 'falta um lado', 'une face manque'],
+  'warning.language_mismatch': ['idioma inesperado', 'unexpected language', 'idioma inesperado', 'langue inattendue'],
 };
 
 const INDEX: Record<Language, number> = { es: 0, en: 1, pt: 2, fr: 3 };
@@ -81,7 +112,22 @@ export function hasMessage(key: string): boolean {
 export function t(language: Language, key: string, params: Record<string, string | number> = {}): string {
   const entry = M[key];
   if (!entry) throw new Error(`no message ${key}`);
-  return entry[INDEX[language]].replace(/\{(\w+)\}/g, (_m, name: string) => (name in params ? String(params[name]) : `{${name}}`));
+  return entry[INDEX[language] ?? INDEX.es].replace(/\{(\w+)\}/g, (_m, name: string) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
 export const MESSAGE_KEYS = Object.keys(M);
+
+/**
+ * The `error.message` of a work that failed with `code`, in `language`. `detail`: the Spanish text of the error that
+ * stopped it (an intake refusal names what was wrong, e.g. the server that refused the download); Spanish keeps it,
+ * the other languages get the code's own sentence. A code without a sentence falls back to `processing_failed`'s.
+ */
+export function failureMessage(language: Language, code: string, detail?: string): string {
+  if (language === 'es' && detail) return detail;
+  return t(language, hasMessage(`failure.${code}`) ? `failure.${code}` : 'failure.processing_failed');
+}
+
+/** A quality warning code in words, in `language` (the code itself when it is not one of the specification's). */
+export function warningText(language: Language, code: string): string {
+  return hasMessage(`warning.${code}`) ? t(language, `warning.${code}`) : code;
+}

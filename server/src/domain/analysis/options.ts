@@ -1,13 +1,16 @@
 import type { components } from '../../../../generated/api.d.ts';
 import { resolveExpect, type Language } from '../../catalogue/index.ts';
+import type { Auth, Services } from '../../http/context.ts';
 import type { MultipartField } from '../../http/body.ts';
 import { firstUncleanPath } from '../../http/clean-strings.ts';
 import { ApiError } from '../../http/errors.ts';
 import { assertJsonDepth } from '../../http/json-depth.ts';
 import { validationError } from '../../http/validation.ts';
 import { loadSpec, makeSchemaValidator } from '../../openapi.ts';
+import { profilesServed, type ProcessingProfile } from '../../providers/types.ts';
 
 export type AnalyzeOptions = components['schemas']['AnalyzeOptions'];
+export type Template = components['schemas']['Template'];
 export type Checks = components['schemas']['Checks'];
 export type ExportFormat = components['schemas']['ExportFormat'];
 
@@ -16,15 +19,49 @@ export interface NormalisedOptions {
   expect: string[] | null;
   extract: boolean | Record<string, unknown>;
   checks: Checks;
-  storage: 'none' | 'temporary' | 'persistent';
+  /** `review` (from a template) keeps the original while its review is pending (docs/reviews.md). */
+  storage: 'none' | 'temporary' | 'persistent' | 'review';
   ttl_hours: number;
   keep_results: boolean;
   async: boolean;
   export: ExportFormat[];
   metadata: Record<string, string>;
   language: Language;
-  processing: 'sovereign' | 'standard';
+  processing: ProcessingProfile;
   precise_bboxes: boolean;
+  /** The template the request named (`tpl_...`), or null. Rows stored before templates existed lack it: read as null. */
+  template: string | null;
+  /**
+   * When the analysis enters human review and how long its original is kept there (the template's, else the
+   * defaults: only `review` verdicts, account retention values). Rows stored before reviews existed lack it.
+   */
+  review: ReviewPolicy;
+}
+
+export interface ReviewPolicy {
+  /** Verdict `invalid` enters review too. */
+  on_invalid: boolean;
+  /** Verdict `valid` does not enter review (false: it does). */
+  auto_approve_valid: boolean;
+  /** Hours the original is kept after the decision; null: the account's value (24 by default). */
+  retention_hours_after_decision: number | null;
+  /** Days a pending original is kept at most; null: the account's value (30 by default). */
+  max_days: number | null;
+}
+
+export const DEFAULT_REVIEW_POLICY: ReviewPolicy = { on_invalid: false, auto_approve_valid: true, retention_hours_after_decision: null, max_days: null };
+
+/** What the account and the key's mode decide about options the request leaves out or cannot have. */
+export interface AccountDefaults {
+  /** The account's profile: the `processing` of a request that does not ask for one. */
+  processing: ProcessingProfile;
+  /** The profiles the mode's reader serves; null when the mode has no reader (the request then gets a 503). */
+  served: readonly ProcessingProfile[] | null;
+}
+
+export function accountDefaults(s: Services, auth: Auth): AccountDefaults {
+  const provider = auth.livemode ? s.providers.live : s.providers.test;
+  return { processing: auth.account.default_processing, served: provider ? profilesServed(provider) : null };
 }
 
 /** Keys of a JSON body that are never options. */
@@ -81,11 +118,22 @@ export function optionsFromMultipart(fields: MultipartField[]): { raw: Record<st
   return { raw, prefix: 'options.' };
 }
 
+/** Most metadata keys an analysis carries (the schema's `maxProperties`), the template's included. */
+const MAX_METADATA_KEYS = 20;
+
 /**
- * Applies defaults, resolves `expect` (type ids or slugs in any language) and refuses what the schema
- * cannot: unknown types, and templates (none exist yet).
+ * Applies the template, then defaults (the account's for `processing`), resolves `expect` (type ids or slugs in any
+ * language) and refuses what the schema cannot: unknown types, and a profile the mode's reader does not serve (422
+ * `processing_unavailable`, also when it is the account's and the request did not name it).
+ *
+ * The template merge rule (docs/templates.md), the one code path for analyze, classify and batches: a value the request
+ * sends wins over the template's, the template's wins over the default. `checks` merge key by key (the request's check
+ * wins per key; `holder` is one key, replaced whole), `metadata` key by key (the request's value wins). `keep_results`,
+ * `async` and `export` are request-only. The template's human-review policy and retention become
+ * `review`. `template` must be the one `raw.template` names, resolved by the caller (the lookup needs the database):
+ * when it is missing this throws 422 `template_not_found`, so a caller that forgets to resolve it fails closed.
  */
-export function normaliseOptions(raw: AnalyzeOptions, prefix: string): NormalisedOptions {
+export function normaliseOptions(raw: AnalyzeOptions, prefix: string, account: AccountDefaults, template: Template | null = null): NormalisedOptions {
   let expect: string[] | null = null;
   if (raw.expect !== undefined) {
     const list = Array.isArray(raw.expect) ? raw.expect : [raw.expect];
@@ -99,21 +147,57 @@ export function normaliseOptions(raw: AnalyzeOptions, prefix: string): Normalise
       if (!expect!.includes(entry.type)) expect!.push(entry.type);
     });
   }
-  if (raw.template !== undefined) {
+  if (raw.template !== undefined && template?.id !== raw.template) {
     throw new ApiError(422, 'template_not_found', `No existe la plantilla '${raw.template}'.`, `${prefix}template`);
+  }
+  const tpl = raw.template !== undefined ? template : null;
+  // The template's `expect` is stored resolved (type ids).
+  if (expect === null && tpl?.expect) expect = [...tpl.expect];
+  const processing = raw.processing ?? tpl?.processing ?? account.processing;
+  if (account.served && !account.served.includes(processing)) {
+    const offered = account.served.join(', ');
+    const fromTemplate = raw.processing === undefined && tpl?.processing != null;
+    throw new ApiError(
+      422,
+      'processing_unavailable',
+      raw.processing !== undefined
+        ? `El perfil de procesamiento '${processing}' no está disponible en este servicio (disponible: ${offered}).`
+        : fromTemplate
+          ? `El perfil de procesamiento de la plantilla ('${processing}') no está disponible en este servicio: indica processing (disponible: ${offered}).`
+          : `El perfil de procesamiento de la cuenta ('${processing}') no está disponible en este servicio: indica processing (disponible: ${offered}).`,
+      fromTemplate ? `${prefix}template` : `${prefix}processing`,
+    );
+  }
+  const metadata = { ...(tpl?.metadata ?? {}), ...((raw.metadata as Record<string, string> | undefined) ?? {}) };
+  if (Object.keys(metadata).length > MAX_METADATA_KEYS) {
+    throw new ApiError(
+      422,
+      'invalid_parameter',
+      `Con la metadata de la plantilla serían ${Object.keys(metadata).length} claves (máximo ${MAX_METADATA_KEYS}).`,
+      `${prefix}metadata`,
+    );
   }
   return {
     expect,
-    extract: (raw.extract as boolean | Record<string, unknown> | undefined) ?? true,
-    checks: raw.checks ?? {},
-    storage: raw.storage ?? 'none',
-    ttl_hours: raw.ttl_hours ?? 24,
+    extract: (raw.extract as boolean | Record<string, unknown> | undefined) ?? (tpl?.extract as boolean | Record<string, unknown> | undefined) ?? true,
+    checks: { ...(tpl?.checks ?? {}), ...(raw.checks ?? {}) },
+    storage: raw.storage ?? tpl?.storage ?? 'none',
+    ttl_hours: raw.ttl_hours ?? tpl?.ttl_hours ?? 24,
     keep_results: raw.keep_results ?? true,
     async: raw.async ?? false,
     export: [...new Set(raw.export ?? [])],
-    metadata: (raw.metadata as Record<string, string> | undefined) ?? {},
-    language: raw.language ?? 'es',
-    processing: raw.processing ?? 'sovereign',
-    precise_bboxes: raw.precise_bboxes ?? false,
+    metadata,
+    language: raw.language ?? tpl?.language ?? 'es',
+    processing,
+    precise_bboxes: raw.precise_bboxes ?? tpl?.precise_bboxes ?? false,
+    template: tpl?.id ?? null,
+    review: tpl
+      ? {
+          on_invalid: tpl.human_review.on_invalid,
+          auto_approve_valid: tpl.human_review.auto_approve_valid,
+          retention_hours_after_decision: tpl.review_retention_hours_after_decision,
+          max_days: tpl.review_max_days,
+        }
+      : { ...DEFAULT_REVIEW_POLICY },
   };
 }

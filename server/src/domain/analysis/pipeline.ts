@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { getEntry, labelOf } from '../../catalogue/index.ts';
 import * as repo from '../../db/analyses.ts';
 import { recordUsage } from '../../db/usage.ts';
+import { extendSlot, releaseSlot, spendPages } from '../../db/live-limits.ts';
 import { captureCredits, notifyIfLow, priceMilli, releaseCredits, reserveCredits } from '../billing.ts';
 import type { Transaction } from 'kysely';
 import type { AnalysisRow, DB, JobRow } from '../../db/schema.ts';
@@ -11,10 +12,14 @@ import { newId } from '../../ids.ts';
 import * as queue from '../../jobs/queue.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
-import { fanOutEvent } from '../../webhooks/deliveries.ts';
+import { fanOutEvent, type OutboxEvent } from '../../webhooks/deliveries.ts';
 import { withDocumentMemory } from '../intake/memory-gate.ts';
+import { admitLiveWork, SLOT_LEASE_MS } from '../live-limits.ts';
 import { decodeBase64File, downloadFileUrl, filenameFromUrl, identifyUpload, inspectFile, maxPagesFor, parseFileUrl } from '../intake/index.ts';
 import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
+import { onAnalysisSettled } from '../dossiers/hooks.ts';
+import { reviewOnFinish } from '../reviews/enter.ts';
+import { failureMessage, t } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
 import { toAnalysis, toClassification, type Analysis, type Classification, type StoredResult } from './presenter.ts';
 
@@ -183,11 +188,14 @@ async function fetchSource(s: Services, row: AnalysisRow): Promise<{ bytes: Uint
   try {
     doc = await prepareDocument(s, { kind: 'url', url: row.source_url!, filename: row.file_name }, maxPagesFor({ batch: true }));
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) return { error: { code: err.code, message: err.message } };
+    // Intake's refusal, in the analysis's language (its Spanish text names the detail).
+    if (err instanceof ApiError && err.status < 500) return { error: { code: err.code, message: failureMessage(row.language, err.code, err.message) } };
     throw err;
   }
   const patch = { file_key: await storeOriginal(s, row, doc), source_url: null, ...describeFile(doc) };
   await repo.updateAnalysis(s.db, row.id, patch);
+  // Its batch was admitted counting it as one page: the others are read now (docs/live-mode.md, pages per minute).
+  if (row.livemode && doc.pages > 1) await spendPages(s.db, row.account_id, doc.pages - 1, s.clock.now());
   Object.assign(row, patch);
   return { bytes: doc.bytes };
 }
@@ -241,6 +249,8 @@ async function analyse(s: Services, auth: Auth, kind: Kind, source: Source, opti
     [staged] = await s.db.transaction().execute(async (trx) => {
       // Live work holds its price first (402 refuses it, and then nothing is created).
       await reserveCredits(trx, s, auth, [{ analysis_id: id, price_milli: priceMilli(kind, false), batch_id: null }]);
+      // Then the live limits, under the account lock reserveCredits took: its pages, and a slot when synchronous (429).
+      await admitLiveWork(trx, s, auth, { pages: doc.pages, what: 'document', ...(options.async ? {} : { syncAnalysisId: id }) });
       // A synchronous request owns its job from the moment it exists: a worker that polls right after the commit
       // must not take it (the request would then answer 202 for work done in milliseconds).
       return insertStaged(s, trx, [row], { claim: !options.async });
@@ -257,7 +267,13 @@ async function analyse(s: Services, auth: Auth, kind: Kind, source: Source, opti
   const provider = auth.livemode ? s.providers.live : s.providers.test;
   const wait = s.syncWaitMs ?? SYNC_WAIT_MS;
   // A simulated reader says how long it "took"; a real one takes it.
-  const running = runClaimedJob(s, staged.job, id, { syncBudgetMs: provider?.simulated ? wait : undefined, row: staged.row, bytes: doc.bytes });
+  // A live synchronous reading holds its slot until it ends (finish releases it), also past the wait: it still runs in
+  // this process, outside the workers' bounds. Work handed to the queue (deferred, or retried) releases it here.
+  const holdsSlot = auth.livemode;
+  const running = runClaimedJob(s, staged.job, id, { syncBudgetMs: provider?.simulated ? wait : undefined, row: staged.row, bytes: doc.bytes, holdsSlot }).then(async (o) => {
+    if (holdsSlot && o.kind !== 'done') await releaseSlot(s.db, id).catch((err) => s.logger.warn({ err, analysis: id }, 'could not release a live slot'));
+    return o;
+  });
   const outcome: ProcessOutcome | null = await within(running, wait);
   if (!outcome) track(s, running.then(() => forgetIfFinished(s, id)));
   const after = outcome?.kind === 'done' && outcome.row ? outcome.row : (await repo.findAnalysisById(s.db, id))!;
@@ -297,6 +313,7 @@ export async function forgetIfFinished(s: Services, id: string): Promise<void> {
 export async function runClaimedJob(s: Services, job: JobRow, id: string, opts: Omit<ProcessOptions, 'job'> = {}): Promise<ProcessOutcome> {
   const beat = setInterval(() => {
     queue.extendLease(s.db, s.clock, job.id, PROCESS_LEASE_MS).catch((err) => s.logger.warn({ err, job: job.id }, 'could not extend a job lease'));
+    if (opts.holdsSlot) extendSlot(s.db, id, new Date(s.clock.now().getTime() + SLOT_LEASE_MS)).catch((err) => s.logger.warn({ err, analysis: id }, 'could not extend a live slot'));
   }, PROCESS_LEASE_MS / 4);
   beat.unref();
   try {
@@ -395,7 +412,7 @@ export async function emitEvent(
     /** What the event is about (`an_...`, `bat_...`): a second event of this type about it is not written nor sent. */
     subject?: string;
   } = {},
-): Promise<void> {
+): Promise<OutboxEvent | null> {
   const { within, subject } = opts;
   const event = {
     id: newId('event', s.clock.now().getTime()),
@@ -406,13 +423,14 @@ export async function emitEvent(
     created_at: s.clock.now(),
   };
   const ephemeral = scope.keep_results === false;
-  const write = async (trx: Transaction<DB>): Promise<void> => {
+  // Answers the event written (its body as sent), or null when an event of this type about `subject` already was.
+  const write = async (trx: Transaction<DB>): Promise<OutboxEvent | null> => {
     const stored = ephemeral ? { ...event, payload: { ...event.payload, data: redacted(data) } } : event;
-    if (!(await repo.insertEvent(trx, { ...stored, subject_id: subject ?? null }))) return;
+    if (!(await repo.insertEvent(trx, { ...stored, subject_id: subject ?? null }))) return null;
     await fanOutEvent(trx, s.clock, { ...event, ephemeral });
+    return { ...event, ephemeral };
   };
-  if (within) await write(within);
-  else await s.db.transaction().execute(write);
+  return within ? write(within) : s.db.transaction().execute(write);
 }
 
 /** What the outbox keeps of a result it must not store: what it was about, not what it said. */
@@ -421,11 +439,16 @@ function redacted(data: unknown): Record<string, unknown> {
   return { id: d.id, object: d.object, redacted: true };
 }
 
-/** After processing: what the storage option says happens to the original. */
-function storagePatch(s: Services, row: AnalysisRow, options: NormalisedOptions): Partial<AnalysisRow> {
+/**
+ * After processing: what the storage option says happens to the original. Storage `review` keeps it only when the
+ * analysis enters review (reviewOnFinish then sets how long); otherwise it goes at once, as with `none`.
+ */
+function storagePatch(s: Services, row: AnalysisRow, options: NormalisedOptions, entersReview = false): Partial<AnalysisRow> {
   const now = s.clock.now();
   // A classification never keeps its original (no route could show or delete it).
-  if (options.storage === 'none' || row.kind === 'classification') return { file_key: null, file_deleted_at: now, storage_expires_at: null };
+  if (options.storage === 'none' || row.kind === 'classification' || (options.storage === 'review' && !entersReview)) {
+    return { file_key: null, file_deleted_at: now, storage_expires_at: null };
+  }
   if (options.storage === 'temporary') return { storage_expires_at: new Date(now.getTime() + options.ttl_hours * 3600 * 1000) };
   return {};
 }
@@ -445,6 +468,8 @@ export interface ProcessOptions {
   /** The analysis and its original, when the caller has them in hand (a synchronous request): not read again. */
   row?: AnalysisRow;
   bytes?: Uint8Array;
+  /** A synchronous live request's reading: its concurrency slot is kept alive while it runs (runClaimedJob). */
+  holdsSlot?: boolean;
 }
 
 /**
@@ -478,9 +503,10 @@ export async function processAnalysis(s: Services, id: string, opts: ProcessOpti
     if ('error' in fetched) return finishFailed(s, row, options, fetched.error, opts.job);
     bytes = fetched.bytes;
   } else if (row.file_key) bytes = await s.blobs.get(row.file_key);
-  if (!bytes) return finishFailed(s, row, options, { code: 'processing_failed', message: 'No se ha podido leer el archivo original.' }, opts.job);
+  if (!bytes) return finishFailed(s, row, options, { code: 'processing_failed', message: t(row.language, 'failure.original_missing') }, opts.job);
   const provider = row.livemode ? s.providers.live : s.providers.test;
-  if (!provider) return finishFailed(s, row, options, { code: 'processing_failed', message: 'El modo live no está disponible.' }, opts.job);
+  if (!provider) return finishFailed(s, row, options, { code: 'processing_failed', message: t(row.language, 'failure.live_unavailable') }, opts.job);
+  // A reading that throws (a provider's passing failure) is retried by the job: counted as `error` (http/metrics.ts).
   const reading = await provider.read({
     bytes,
     filename: row.file_name,
@@ -493,12 +519,26 @@ export async function processAnalysis(s: Services, id: string, opts: ProcessOpti
     holder: options.checks.holder ?? null,
     referenceDate: options.checks.reference_date ?? today(s),
     precise_bboxes: options.precise_bboxes,
+  }).catch((err: unknown) => {
+    s.metrics?.reading(row.livemode, 'error', []);
+    throw err;
   });
   if (opts.syncBudgetMs !== undefined && reading.latencyMs > opts.syncBudgetMs) return { kind: 'deferred', remainingMs: reading.latencyMs - opts.syncBudgetMs };
+  // Counted once it ends (a deferred reading is counted when the worker finishes it).
+  s.metrics?.reading(row.livemode, reading.failure ? 'failed' : 'completed', reading.providers);
   if (reading.failure) return finishFailed(s, row, options, reading.failure, opts.job);
   const signature = row.file_mime === 'application/pdf' && row.kind === 'analysis' ? await verifyPdfSignatures(bytes, { trustStore: s.trustStore, at: s.clock.now() }) : null;
   const result = buildResult(s, row, options, reading, signature);
-  const patch = { status: 'completed' as const, result: result as unknown as Record<string, unknown>, document_type: result.document?.type ?? null, completed_at: s.clock.now(), ...storagePatch(s, row, options) };
+  // Entering human review (docs/reviews.md) is part of the same update, in the transaction that completes it.
+  const review = await reviewOnFinish(s, row, options, (result.verdict as { status?: 'valid' | 'invalid' | 'review' } | null)?.status);
+  const patch = {
+    status: 'completed' as const,
+    result: result as unknown as Record<string, unknown>,
+    document_type: result.document?.type ?? null,
+    completed_at: s.clock.now(),
+    ...storagePatch(s, row, options, review !== null),
+    ...review,
+  };
   // Completed and charged together: the held credits become the charge, exactly once.
   return finish(s, row, options, patch, { charge: true, job: opts.job });
 }
@@ -523,6 +563,8 @@ async function finish(
     if (row.livemode) {
       if (opts.charge) milli = await captureCredits(trx, s, row.id);
       else await releaseCredits(trx, s, row.id);
+      // A synchronous analysis's concurrency slot ends with its reading.
+      if (!row.batch_id && !options.async) await releaseSlot(trx, row.id);
     }
     const updated = await repo.updateAnalysisReturning(trx, row.id, { ...patch, credits_milli: milli } as never);
     if (updated && inline) {
@@ -534,7 +576,11 @@ async function finish(
   if (patch.file_key === null && row.file_key) await s.blobs.delete(row.file_key);
   if (!done) return DONE; // deleted while it ran (DELETE released its credits)
   const final = inline ? done : await settleFinished(s, done, options);
-  if (charged > 0) await notifyIfLow(s, done.account_id, (data, trx) => emitEvent(s, { account_id: done.account_id, livemode: true }, 'credits.low', data, { within: trx }));
+  // Its dossiers (if any) judge again; settleFinished does it through onFinished.
+  if (inline) await onAnalysisSettled(s, done.id);
+  if (charged > 0) await notifyIfLow(s, done.account_id, async (data, trx) => {
+    await emitEvent(s, { account_id: done.account_id, livemode: true }, 'credits.low', data, { within: trx });
+  });
   return { kind: 'done', row: final, jobCompleted: inline && opts.job !== undefined };
 }
 
@@ -590,6 +636,7 @@ function usageOf(s: Services, row: AnalysisRow): Parameters<typeof recordUsage>[
 /** Whatever follows the end of an analysis, completed or failed: its usage record, and its batch. */
 export async function onFinished(s: Services, row: AnalysisRow, opts: { recovering?: boolean } = {}): Promise<void> {
   await recordUsage(s.db, usageOf(s, row));
+  await onAnalysisSettled(s, row.id);
   if (row.batch_id) {
     const { onBatchAnalysisFinished } = await import('../batches.ts');
     await onBatchAnalysisFinished(s, row.batch_id, opts);
@@ -610,7 +657,7 @@ export async function onJobError(s: Services, job: JobRow, id: string, err: unkn
     return;
   }
   if (row.status === 'completed' || row.status === 'failed') return;
-  await finishFailed(s, row, row.options as unknown as NormalisedOptions, { code: 'processing_failed', message: 'El documento no se ha podido procesar.' }, undefined);
+  await finishFailed(s, row, row.options as unknown as NormalisedOptions, { code: 'processing_failed', message: t(row.language, 'failure.processing_failed') }, undefined);
 }
 
 /** Failed work is not charged: what it held goes back, in the transaction that fails it. */

@@ -1,6 +1,7 @@
 import type { components } from '../../../../generated/api.d.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
 import type { Services } from '../../http/context.ts';
+import { finalStatusOf, reviewOf, reviewStorageExtras } from '../reviews/present.ts';
 
 export type Analysis = components['schemas']['Analysis'];
 export type Classification = components['schemas']['Classification'];
@@ -47,7 +48,8 @@ export function toAnalysis(s: Services, row: AnalysisRow, exportsById: Record<st
     completed_at: iso(row.completed_at),
     file: fileInfo(row),
     document: r?.document ?? null,
-    verdict: (r?.verdict as Analysis['verdict']) ?? null,
+    // `final_status` is the human decision's (null while pending or without review), not what was stored.
+    verdict: r?.verdict ? { ...(r.verdict as NonNullable<Analysis['verdict']>), final_status: finalStatusOf(row) } : null,
     fields: r?.fields ?? {},
     checks: r?.checks ?? [],
     warnings: r?.warnings ?? [],
@@ -57,11 +59,12 @@ export function toAnalysis(s: Services, row: AnalysisRow, exportsById: Record<st
       mode: row.storage_mode,
       file_deleted_at: iso(row.file_deleted_at),
       expires_at: iso(row.storage_expires_at),
+      ...reviewStorageExtras(row),
     },
     processing: r?.processing ?? null,
     usage: { credits: row.credits_milli / 1000, pages: row.file_pages },
     metadata: row.metadata,
-    review: null,
+    review: reviewOf(row),
   };
   if (row.batch_id) out.batch_id = row.batch_id;
   if (row.status === 'failed' && row.error) out.error = row.error;

@@ -25,6 +25,11 @@ export interface BuildOptions {
   mods: ReadonlySet<string>;
   /** Country for universal types (alpha-3), from a country modifier. */
   country: string | null;
+  /**
+   * The language the caller asked for (`options.language`). A document is written in its country's language, but an
+   * unidentified one has no country to speak for it: what it prints is simulated in the caller's language.
+   */
+  language?: Lang;
 }
 
 export interface BuiltDocument {
@@ -82,6 +87,8 @@ class Ctx {
   readonly type: string;
   readonly country: string;
   readonly lang: Lang;
+  /** The caller's language (see BuildOptions.language). */
+  readonly asked: Lang;
   readonly ref: string;
   readonly rng: Rng;
   readonly mods: ReadonlySet<string>;
@@ -96,6 +103,7 @@ class Ctx {
     this.type = o.entry.type;
     this.country = documentCountry(o.entry, o.country);
     this.lang = langOf(this.country);
+    this.asked = o.language ?? this.lang;
     this.ref = o.referenceDate;
     this.rng = new Rng(o.seed);
     this.mods = o.mods;
@@ -687,7 +695,9 @@ function value(f: string, c: Ctx, v: Record<string, unknown>): unknown {
     case 'issuing_country': return t === 'us_foreign_passport_i94' ? p.nationality : c.country;
     case 'issue_place': return c.p(t === 'visa' ? p.birthPlace.city : p.home.place.city);
     case 'mrz': return ''; // built afterwards
-    case 'document_title': return c.entry.labels[c.lang];
+    // The heading the document prints: its type's name in its language. An unidentified document prints no name of
+    // the catalogue's ("Documento no identificado" is Cotejo's word for it, not a title): a plain heading instead.
+    case 'document_title': return c.type === 'unknown_document' ? r.pick(UNIDENTIFIED_TITLES)[c.asked] : c.entry.labels[c.lang];
     case 'certificate_number': return `${c.r('cert').chars(3, UPPER)}-${yymmdd(d.issue_date).slice(0, 2)}-${r.digits(7)}`;
     case 'csv': return ids.csvCode(r, t.startsWith('es_aeat') || t.startsWith('es_modelo') ? 'aeat' : t.includes('social_security') || t === 'es_work_life_report' || t === 'es_pension_certificate' || t === 'es_company_certificate' ? 'seg_social' : 'admin');
     case 'reference': return t === 'es_land_registry_note' ? `Finca n.º ${r.int(1000, 99999)}` : `${r.chars(2, UPPER)}${yymmdd(d.issue_date).slice(0, 4)}${r.digits(6)}`;
@@ -872,6 +882,14 @@ export function genericValue(_name: string, type: string, r: Rng, c: { ref: stri
     default: return `${r.chars(3, UPPER)}-${r.digits(6)}`;
   }
 }
+
+/** Headings of documents that fit no type of the catalogue (a notice, a receipt...), the same one in every language. */
+const UNIDENTIFIED_TITLES: ReadonlyArray<Record<Lang, string>> = [
+  { es: 'Comunicación', en: 'Notice', pt: 'Comunicação', fr: 'Avis' },
+  { es: 'Justificante', en: 'Receipt', pt: 'Comprovativo', fr: 'Justificatif' },
+  { es: 'Notificación', en: 'Notification', pt: 'Notificação', fr: 'Notification' },
+  { es: 'Resguardo', en: 'Acknowledgement of receipt', pt: 'Recibo de entrega', fr: 'Récépissé' },
+];
 
 const JOBS: Record<Lang, readonly string[]> = {
   es: ['Técnico de sistemas', 'Administrativo', 'Dependiente', 'Ingeniero de software', 'Enfermero', 'Jefe de ventas'],

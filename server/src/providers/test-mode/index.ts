@@ -8,6 +8,7 @@
  */
 import { FIELD_DICTIONARY, allEntries, getEntry, type CatalogueEntry } from '../../catalogue/index.ts';
 import { isTwoSided } from '../../catalogue/sides.ts';
+import { t } from '../../domain/analysis/messages.ts';
 import type { Provider, ReadField, ReadInput, Reading, Warning } from '../types.ts';
 import { addDays } from './dates.ts';
 import { buildDocument, genericValue, valueFor, type BuildOptions } from './document.ts';
@@ -176,7 +177,7 @@ export function simulateReading(input: ReadInput): Reading {
       mode,
       providers,
       latencyMs,
-      failure: { code: 'processing_failed', message: 'Simulated processing failure (test mode scenario "failed").' },
+      failure: { code: 'processing_failed', message: t(input.language, 'failure.simulated') },
     };
   }
 
@@ -188,6 +189,7 @@ export function simulateReading(input: ReadInput): Reading {
     avoid: mods.has('mismatch_holder') ? input.holder : null,
     mods,
     country: scenario.country,
+    language: input.language,
   };
   const built = buildDocument(options);
 
