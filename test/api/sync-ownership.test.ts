@@ -2,6 +2,8 @@
  * A synchronous analyze owns its job from the moment the job exists (issue #13): with workers polling as fast as they
  * can, every synchronous request whose reading finishes in time answers 200 with the completed analysis, never 202.
  * (Before, a worker could claim the freshly committed job before the request did: 1-3% of answers were 202 under load.)
+ * The requests ask for an export: a plain test-mode analysis is stored finished with no job at all (sync-at-once.test.ts),
+ * while one with exports to render takes the durable path with its job, which is what this watches.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type Worker } from '../../server/src/jobs/worker.ts';
@@ -29,7 +31,7 @@ describe.each(DATABASES)('synchronous analyses under polling workers on %s', (ki
       Array.from({ length: 6 }, async () => {
         while (next < 60) {
           next++;
-          const res = await app.request('POST', '/v1/analyze', { body: form({ bytes: fixtures.jpeg(), name: 'dni_valid.jpg' }, [['expect', 'es_dni']]) });
+          const res = await app.request('POST', '/v1/analyze', { body: form({ bytes: fixtures.jpeg(), name: 'dni_valid.jpg' }, [['options', JSON.stringify({ expect: 'es_dni', export: ['json'] })]]) });
           statuses.push(res.status);
           ids.push(res.body.id);
           expect(res.body.status, `answer ${res.status}`).toBe('completed');
@@ -38,6 +40,7 @@ describe.each(DATABASES)('synchronous analyses under polling workers on %s', (ki
     );
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const jobs = await app.services.db.selectFrom('jobs').select(['status', 'attempts']).where('queue', '=', 'analysis').execute();
+    expect(jobs).toHaveLength(60);
     expect(jobs.filter((j) => j.status !== 'done' || j.attempts !== 1)).toEqual([]);
     expect(new Set(ids).size).toBe(60);
   });

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { AnalysesTable, AnalysisRow, DB, ExportRow } from './schema.ts';
 
 type Conn = Kysely<DB> | Transaction<DB>;
@@ -26,6 +26,19 @@ export async function insertAnalysis(db: Conn, row: NewAnalysis): Promise<Analys
       completed_at: null,
       file_deleted_at: null,
     })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Inserts an analysis that already ended (a synchronous test-mode reading, finished before anything was stored) with
+ * its outcome, and returns it as stored.
+ */
+export async function insertFinishedAnalysis(db: Conn, row: NewAnalysis, outcome: Partial<AnalysisRow>): Promise<AnalysisRow> {
+  const values = { result: null, error: null, document_type: null, completed_at: null, file_deleted_at: null, ...row, ...outcome };
+  return db
+    .insertInto('analyses')
+    .values(serialisePatch(values as unknown as Updateable<AnalysesTable>) as Insertable<AnalysesTable>)
     .returningAll()
     .executeTakeFirstOrThrow();
 }

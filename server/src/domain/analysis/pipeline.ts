@@ -242,6 +242,8 @@ export function documentWeight(source: Source): number {
 
 async function analyse(s: Services, auth: Auth, kind: Kind, source: Source, options: NormalisedOptions): Promise<CreateResult> {
   const doc = await prepareDocument(s, source, maxPagesFor({ async: options.async }));
+  const atOnce = await analyseAtOnce(s, auth, kind, doc, options);
+  if (atOnce) return atOnce;
   const row = await stageAnalysis(s, auth, kind, doc, options);
   const id = row.id;
   let staged: { row: AnalysisRow; job: JobRow };
@@ -507,7 +509,22 @@ export async function processAnalysis(s: Services, id: string, opts: ProcessOpti
   const provider = row.livemode ? s.providers.live : s.providers.test;
   if (!provider) return finishFailed(s, row, options, { code: 'processing_failed', message: t(row.language, 'failure.live_unavailable') }, opts.job);
   // A reading that throws (a provider's passing failure) is retried by the job: counted as `error` (http/metrics.ts).
-  const reading = await provider.read({
+  const reading = await provider.read(readingInput(s, row, options, bytes)).catch((err: unknown) => {
+    s.metrics?.reading(row.livemode, 'error', []);
+    throw err;
+  });
+  if (opts.syncBudgetMs !== undefined && reading.latencyMs > opts.syncBudgetMs) return { kind: 'deferred', remainingMs: reading.latencyMs - opts.syncBudgetMs };
+  // Counted once it ends (a deferred reading is counted when the worker finishes it).
+  s.metrics?.reading(row.livemode, reading.failure ? 'failed' : 'completed', reading.providers);
+  if (reading.failure) return finishFailed(s, row, options, reading.failure, opts.job);
+  const patch = await completedPatch(s, row, options, reading, bytes);
+  // Completed and charged together: the held credits become the charge, exactly once.
+  return finish(s, row, options, patch, { charge: true, job: opts.job });
+}
+
+/** What a provider is asked to read for this analysis. */
+function readingInput(s: Services, row: Pick<AnalysisRow, 'file_name' | 'file_mime' | 'file_pages' | 'kind'>, options: NormalisedOptions, bytes: Uint8Array): Parameters<NonNullable<Services['providers']['test']>['read']>[0] {
+  return {
     bytes,
     filename: row.file_name,
     mime: row.file_mime as never,
@@ -519,19 +536,16 @@ export async function processAnalysis(s: Services, id: string, opts: ProcessOpti
     holder: options.checks.holder ?? null,
     referenceDate: options.checks.reference_date ?? today(s),
     precise_bboxes: options.precise_bboxes,
-  }).catch((err: unknown) => {
-    s.metrics?.reading(row.livemode, 'error', []);
-    throw err;
-  });
-  if (opts.syncBudgetMs !== undefined && reading.latencyMs > opts.syncBudgetMs) return { kind: 'deferred', remainingMs: reading.latencyMs - opts.syncBudgetMs };
-  // Counted once it ends (a deferred reading is counted when the worker finishes it).
-  s.metrics?.reading(row.livemode, reading.failure ? 'failed' : 'completed', reading.providers);
-  if (reading.failure) return finishFailed(s, row, options, reading.failure, opts.job);
+  };
+}
+
+/** The columns of an analysis that completed with this reading: its result, its storage, and review if it enters it. */
+async function completedPatch(s: Services, row: AnalysisRow, options: NormalisedOptions, reading: Reading, bytes: Uint8Array): Promise<Partial<AnalysisRow>> {
   const signature = row.file_mime === 'application/pdf' && row.kind === 'analysis' ? await verifyPdfSignatures(bytes, { trustStore: s.trustStore, at: s.clock.now() }) : null;
   const result = buildResult(s, row, options, reading, signature);
   // Entering human review (docs/reviews.md) is part of the same update, in the transaction that completes it.
   const review = await reviewOnFinish(s, row, options, (result.verdict as { status?: 'valid' | 'invalid' | 'review' } | null)?.status);
-  const patch = {
+  return {
     status: 'completed' as const,
     result: result as unknown as Record<string, unknown>,
     document_type: result.document?.type ?? null,
@@ -539,8 +553,50 @@ export async function processAnalysis(s: Services, id: string, opts: ProcessOpti
     ...storagePatch(s, row, options, review !== null),
     ...review,
   };
-  // Completed and charged together: the held credits become the charge, exactly once.
-  return finish(s, row, options, patch, { charge: true, job: opts.job });
+}
+
+/** The columns of an analysis that failed with this error (not charged). */
+function failedPatch(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }): Partial<AnalysisRow> {
+  return { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), source_url: null, ...storagePatch(s, row, options) } as Partial<AnalysisRow>;
+}
+
+/**
+ * A synchronous test-mode analysis, read before anything is stored and then stored already finished, in one
+ * transaction with its events, their deliveries and its usage record: 1 write transaction instead of 2, no job, and
+ * no original written unless its storage keeps it (#13). A crash before the commit leaves nothing behind (test mode
+ * holds no credits) and the caller, who got no answer, sends it again; after the commit nothing is left to do.
+ * Null when the reading must take the durable path: a simulated reading slower than the synchronous wait (it is
+ * deferred to a worker), a reading that throws (the job retries it), or work that follows the end outside the database
+ * (exports to render).
+ */
+async function analyseAtOnce(s: Services, auth: Auth, kind: Kind, doc: PreparedDocument, options: NormalisedOptions): Promise<CreateResult | null> {
+  const provider = s.providers.test;
+  if (auth.livemode || options.async || !provider?.simulated || (kind === 'analysis' && options.export.length > 0)) return null;
+  const draft = newAnalysisRow(s, auth, kind, options, null, { file_name: doc.filename, file_key: null, source_url: null, ...describeFile(doc) });
+  const reading = await provider.read(readingInput(s, draft, options, doc.bytes)).catch(() => null);
+  if (!reading || reading.latencyMs > (s.syncWaitMs ?? SYNC_WAIT_MS)) return null;
+  s.metrics?.reading(false, reading.failure ? 'failed' : 'completed', reading.providers);
+  // The columns a finished row has that a staged one lacks (the helpers below read the row as a whole).
+  const asRow = { ...draft, status: 'processing', started_at: draft.created_at, credits_milli: 0, exports: null, result: null, error: null, document_type: null, completed_at: null, file_deleted_at: null } as unknown as AnalysisRow;
+  const outcome = reading.failure ? failedPatch(s, asRow, options, reading.failure) : await completedPatch(s, asRow, options, reading, doc.bytes);
+  // storagePatch says `file_key: null` when the original goes at once; otherwise it is stored before the row naming it.
+  const fileKey = outcome.file_key === null ? null : await storeOriginal(s, draft, doc);
+  let row: AnalysisRow;
+  try {
+    row = await s.db.transaction().execute(async (trx) => {
+      const inserted = await repo.insertFinishedAnalysis(trx, { ...draft, started_at: draft.created_at }, { ...outcome, file_key: fileKey, credits_milli: 0 });
+      await settleInline(s, trx, inserted);
+      return inserted;
+    });
+  } catch (err) {
+    if (fileKey) await s.blobs.delete(fileKey);
+    throw err;
+  }
+  // No dossier or link can hold an analysis that did not exist before this transaction (onAnalysisSettled has nothing
+  // to judge); the dossier that asked for it places it itself.
+  const body = await presentWithExports(s, row);
+  if (!row.keep_results) await forget(s, row);
+  return { status: 200, body };
 }
 
 /**
@@ -662,8 +718,7 @@ export async function onJobError(s: Services, job: JobRow, id: string, err: unkn
 
 /** Failed work is not charged: what it held goes back, in the transaction that fails it. */
 async function finishFailed(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }, job: JobRow | undefined): Promise<ProcessOutcome> {
-  const patch = { status: 'failed' as const, error: JSON.stringify(error), completed_at: s.clock.now(), source_url: null, ...storagePatch(s, row, options) };
-  return finish(s, row, options, patch as Partial<AnalysisRow>, { charge: false, job });
+  return finish(s, row, options, failedPatch(s, row, options, error), { charge: false, job });
 }
 
 /** Stores a rendered export for 24 h under `keyPrefix` and returns its `exp_` id (for a signed URL). */
