@@ -8,6 +8,7 @@ import { mountDocs } from './http/docs.ts';
 import { mountHealth } from './http/health.ts';
 import { mountMetrics, routeLabel } from './http/metrics.ts';
 import { logPath as hostedLogPath, mountHosted } from './web/routes.ts';
+import { logPath as dashboardLogPath, mountDashboard } from './web/dashboard/routes.ts';
 import { apiPipeline } from './http/pipeline.ts';
 import { EXPOSED_HEADERS, PublicFastPath } from './http/public-fast-path.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
@@ -44,7 +45,7 @@ export function buildApp(services: Services, opts: AppOptions = {}): RequestList
     // router handles the request, so reading it at 'finish' gave /analyze for answers and /v1/analyze for errors.
     const sent = req.path;
     // Signed file tokens and verification link tokens (the hosted page, /l/<token>) are credentials: never logged.
-    const path = sent.startsWith('/v1/files/') ? '/v1/files/{token}' : hostedLogPath(sent);
+    const path = sent.startsWith('/v1/files/') ? '/v1/files/{token}' : dashboardLogPath(hostedLogPath(sent));
     // Health probes come every few seconds from a load balancer, scrapes from Prometheus: logged only at debug.
     const level = sent === '/healthz' || sent === '/readyz' || sent === '/metrics' ? 'debug' : 'info';
     res.on('finish', () => {
@@ -77,6 +78,7 @@ export function buildApp(services: Services, opts: AppOptions = {}): RequestList
   mountHealth(app, services);
   mountMetrics(app, services);
   mountHosted(app, services);
+  mountDashboard(app, services);
 
   app.use(
     '/v1',

@@ -7,6 +7,8 @@ import { listAuditRecords } from './db/reviews.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { addCredits, createAccount, describeKey, issueKey, type KeyKind, type Mode } from './domain/accounts.ts';
 import { callbackSecretOf } from './domain/links/service.ts';
+import { invite, TeamError } from './web/dashboard/members.ts';
+import { listMembers } from './db/dashboard.ts';
 import { isId } from './ids.ts';
 import { listOutbox, outboxDir, readOutbox } from './mail/outbox.ts';
 import { describeStartupError } from './startup-errors.ts';
@@ -40,6 +42,12 @@ Commands:
   audit list [--account acct_...] [--analysis an_...] [--limit N] [--json]
       Review decisions, newest first (default 100): who (key_...), when, which analysis, the decision, the reason,
       and the state before and after. Kept when the analysis itself is deleted.
+  members invite --account acct_... --email EMAIL --role owner|admin|member [--name NAME] [--json]
+      Invites someone to the account's dashboard (/dashboard) and prints the invitation URL (valid 7 days, shown
+      once): whoever opens it chooses a name and password there. The first owner is made this way; no password is
+      ever given on a command line (docs/dashboard.md).
+  members list --account acct_... [--json]
+      The account's dashboard members: id, role, email, name.
   keys create --account acct_... [--mode test|live] [--kind secret|publishable] [--name NAME] [--json]
   keys list --account acct_... [--json]
   keys revoke key_...
@@ -105,6 +113,7 @@ async function run(argv: string[]): Promise<void> {
       kind: { type: 'string', default: 'secret' },
       amount: { type: 'string' },
       reason: { type: 'string' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -257,6 +266,34 @@ async function run(argv: string[]): Promise<void> {
                     `${r.new_state.final_status ? ` (final ${r.new_state.final_status})` : ''}${r.reason ? `  reason: ${JSON.stringify(r.reason)}` : ''}`,
                 )
                 .join('\n'),
+        );
+        break;
+      }
+      case 'members invite': {
+        const id = await accountOf();
+        const email = need(values.email, '--email EMAIL');
+        const role = need(values.role, '--role owner|admin|member');
+        let inv;
+        try {
+          inv = await invite({ ...services, baseUrl: config.baseUrl }, id, null, { email, role, name: values.name ?? null });
+        } catch (err) {
+          if (!(err instanceof TeamError)) throw err;
+          throw new InputError(
+            err.code === 'invalid_role' ? '--role must be owner, admin or member' : err.code === 'invalid_email' ? `--email ${email} is not an email address` : `${email} is already a dashboard member`,
+          );
+        }
+        out(
+          { account: id, email: inv.email, role: inv.role, url: inv.url, expires_at: inv.expires_at.toISOString() },
+          `${inv.url}\n(invitation of ${inv.email} as ${inv.role} to ${id}; shown once, valid until ${inv.expires_at.toISOString()})`,
+        );
+        break;
+      }
+      case 'members list': {
+        const id = await accountOf();
+        const list = (await listMembers(services.db, id)).map((m) => ({ id: m.id, role: m.role, email: m.email, name: m.name, created_at: m.created_at.toISOString() }));
+        out(
+          { account: id, members: list },
+          list.length === 0 ? `No dashboard members in ${id} yet (the first owner: npm run -s cotejo -- members invite --account ${id} --email E --role owner).` : list.map((m) => `${m.id}  ${m.role.padEnd(6)}  ${m.email}  ${m.name}`).join('\n'),
         );
         break;
       }

@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   event: 'evt',
   /** A review decision's audit record (CLI `audit list`). */
   audit_record: 'aud',
+  /** A dashboard member (#19). */
+  member: 'mem',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

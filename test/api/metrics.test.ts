@@ -99,6 +99,7 @@ describe.each(DATABASES)('metrics on %s', (kind) => {
     const preflight = await fetch(`${app.baseUrl}/v1/analyze`, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' } });
     expect(preflight.status).toBe(204);
     expect((await fetch(`${app.baseUrl}/l/lnk_not_a_token_${acct.account}`)).status).toBe(404);
+    expect((await fetch(`${app.baseUrl}/dashboard/sign-in`)).status).toBe(200);
     // The catalogue twice: the second answer comes from the fast path (http/public-fast-path.ts), counted all the same.
     for (let i = 0; i < 2; i++) expect((await app.request('GET', '/v1/document-types?limit=1', { key: null })).status).toBe(200);
 
@@ -112,6 +113,7 @@ describe.each(DATABASES)('metrics on %s', (kind) => {
     expect(delta('/healthz', '200')).toBe(1);
     expect(delta('v1_preflight', '204')).toBe(1);
     expect(delta('/l/:token', '404')).toBe(1);
+    expect(delta('/dashboard/sign-in', '200')).toBe(1);
     expect(delta('listDocumentTypes', '200')).toBe(2);
     expect(value(samples, 'cotejo_http_requests_total', { operation: 'createAnalysis', code: '200' })).toBeGreaterThanOrEqual(2);
     expect(samples.find((s) => s.labels.operation === 'createAnalysis')?.labels.method).toBe('POST');

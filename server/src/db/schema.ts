@@ -306,6 +306,11 @@ export interface DB {
   verification_links: VerificationLinksTable;
   // #18 rate limits tables (below this line)
   rate_limit_windows: RateLimitWindowsTable;
+  // #19 dashboard tables (below this line)
+  members: MembersTable;
+  dashboard_sessions: DashboardSessionsTable;
+  member_invitations: MemberInvitationsTable;
+  dashboard_sign_in_addresses: DashboardSignInAddressesTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -474,3 +479,60 @@ export interface RateLimitWindowsTable {
   window: number;
   count: number;
 }
+
+/** #19: who signs in to an account's dashboard, and with which role. */
+export type MemberRole = 'owner' | 'admin' | 'member';
+export interface MembersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  name: string;
+  role: MemberRole;
+  /** argon2id (PHC string); null never in practice (members are made by accepting an invitation with a password). */
+  password_hash: string | null;
+  language: Generated<'es' | 'en' | 'pt' | 'fr'>;
+  /** Failed sign-ins in a row (reset by a good one or by a lockout). */
+  failed_sign_ins: Generated<number>;
+  locked_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** #19: a signed-in browser; keyed by the SHA-256 (hex) of the cookie's token. */
+export interface DashboardSessionsTable {
+  token_hash: string;
+  member_id: string;
+  csrf_token: string;
+  /** The mode the console shows (test unless switched). */
+  livemode: Generated<boolean>;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** The absolute expiry; the idle one is last_seen_at plus the idle timeout. */
+  expires_at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** #19: an invitation to join an account's dashboard; keyed by the SHA-256 (hex) of the link's token. */
+export interface MemberInvitationsTable {
+  token_hash: string;
+  account_id: string;
+  email: string;
+  name: string | null;
+  role: MemberRole;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** #19: failed dashboard sign-ins from one client address in the current window. */
+export interface DashboardSignInAddressesTable {
+  address: string;
+  failures: number;
+  window_started_at: Timestamp;
+}
+
+export type MemberRow = Selectable<MembersTable>;
+export type DashboardSessionRow = Selectable<DashboardSessionsTable>;
+export type MemberInvitationRow = Selectable<MemberInvitationsTable>;

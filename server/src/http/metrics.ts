@@ -217,8 +217,11 @@ async function queueRows(s: Services): Promise<QueueRow[]> {
 export function routeLabel(req: Request, sent: string): string {
   const route = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof route === 'string') {
-    // The hosted page's router is mounted at /l (web/routes.ts); at 'finish', Express no longer says where it was mounted.
-    return sent.startsWith('/l/') ? `/l${route}` : route;
+    // The hosted page's router is mounted at /l (web/routes.ts) and the dashboard's at /dashboard (web/dashboard/); at
+    // 'finish', Express no longer says where a router was mounted.
+    if (sent.startsWith('/l/')) return `/l${route}`;
+    if (sent === '/dashboard' || sent.startsWith('/dashboard/')) return `/dashboard${route === '/' ? '' : route}`;
+    return route;
   }
   if (sent === '/v1' || sent.startsWith('/v1/')) return req.method === 'OPTIONS' ? 'v1_preflight' : 'v1_unmatched';
   return 'unmatched';

@@ -7,6 +7,8 @@ import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
 import { deleteStaleRateLimitWindows } from '../http/rate-limit.ts';
+import { deleteStaleDashboardRows } from '../db/dashboard.ts';
+import { ADDRESS_WINDOW_MS, IDLE_MS } from '../web/dashboard/members.ts';
 
 /** Takes and runs one due analysis job; false when there was none. */
 export async function runOneAnalysisJob(s: Services): Promise<boolean> {
@@ -38,6 +40,8 @@ export async function sweepRetention(s: Services): Promise<number> {
   await deleteStaleRateLimitWindows(s.db, now);
   // #17: verification links past their `expires_at` expire here (event, webhook, callback).
   await expireDueLinks(s);
+  // #19: dashboard sessions that ended and sign-in failure counts whose window passed.
+  await deleteStaleDashboardRows(s.db, now, new Date(now.getTime() - IDLE_MS), new Date(now.getTime() - ADDRESS_WINDOW_MS));
   return deleted;
 }
 

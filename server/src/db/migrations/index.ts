@@ -13,6 +13,7 @@ import * as m0011 from './0011_reviews.ts';
 import * as m0012 from './0012_dossiers.ts';
 import * as m0013 from './0013_verification_links.ts';
 import * as m0014 from './0014_shared_rate_limits.ts';
+import * as m0015 from './0015_dashboard.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_dossiers': m0012,
   '0013_verification_links': m0013,
   '0014_shared_rate_limits': m0014,
+  '0015_dashboard': m0015,
 };
 
 export const migrationProvider: MigrationProvider = {
