@@ -2,7 +2,8 @@
 import type { AccountRow, DashboardSessionRow, MemberRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../http/context.ts';
 import type { Action } from './permissions.ts';
-import { renderShell, type SectionId, type Shell } from './render.ts';
+import { t } from './messages.ts';
+import { message, renderShell, type SectionId, type Shell } from './render.ts';
 
 /** The signed-in member, their account and session, the request's form and query. */
 export interface PageContext {
@@ -36,4 +37,13 @@ export interface DashboardRoute {
 export const page = (ctx: PageContext, section: SectionId | null, title: string, body: string, status = 200): PageResult => ({
   status,
   html: renderShell(ctx.shell, section, title, body),
+});
+
+/** A section not built yet: its nav entry opens a page that says so. */
+export const coming = (section: SectionId, action: Action, label: Parameters<typeof t>[1]): DashboardRoute => ({
+  method: 'GET',
+  path: `/${section}`,
+  action,
+  section,
+  handle: async (ctx) => page(ctx, section, t(ctx.shell.language, label), `<h2>${t(ctx.shell.language, 'coming.title')}</h2>${message(t(ctx.shell.language, 'coming.body'))}`),
 });

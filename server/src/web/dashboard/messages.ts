@@ -144,6 +144,9 @@ const M = {
   'invite.done': ['Listo. Ya puedes iniciar sesión.', 'Done. You can sign in now.', 'Pronto. Já pode iniciar sessão.', 'C’est fait. Vous pouvez vous connecter.'],
   'mail.invite.subject': ['Invitación al panel de {account}', 'Invitation to the {account} dashboard', 'Convite para o painel de {account}', 'Invitation au tableau de bord de {account}'],
   'mail.invite.body': ['Te han invitado al panel de Cotejo de {account} como {role}.\n\nAbre este enlace antes del {date} para elegir tu contraseña:\n{url}\n\nSi no esperabas esta invitación, ignora este correo.', 'You were invited to the Cotejo dashboard of {account} as {role}.\n\nOpen this link before {date} to choose your password:\n{url}\n\nIf you did not expect this invitation, ignore this email.', 'Foi convidado para o painel do Cotejo de {account} como {role}.\n\nAbra esta ligação antes de {date} para escolher a sua palavra-passe:\n{url}\n\nSe não esperava este convite, ignore este email.', 'Vous avez été invité au tableau de bord Cotejo de {account} comme {role}.\n\nOuvrez ce lien avant le {date} pour choisir votre mot de passe :\n{url}\n\nSi vous n’attendiez pas cette invitation, ignorez cet e-mail.'],
+  // -- reviews (part 2): add entries below this line --
+  // -- webhooks (part 2): add entries below this line --
+  // -- links and dossiers (part 2): add entries below this line --
 } as const satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof M;

@@ -18,22 +18,19 @@ import { DASHBOARD_ASSETS } from './assets.ts';
 import * as members from './members.ts';
 import { isDashboardLanguage, type DashboardLanguage } from './members.ts';
 import { t } from './messages.ts';
+import { dossierRoutes } from './pages/dossiers.ts';
 import { keysRoutes } from './pages/keys.ts';
+import { linkRoutes } from './pages/links.ts';
+import { reviewRoutes } from './pages/reviews.ts';
+import { webhookRoutes } from './pages/webhooks.ts';
 import { invitationRoutes } from './pages/invitation.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { teamRoutes } from './pages/team.ts';
 import { usageRoutes } from './pages/usage.ts';
-import { can, type Action } from './permissions.ts';
+import { can } from './permissions.ts';
 import { page, type DashboardRoute, type PageContext } from './context.ts';
-import { message, renderBare, renderShell, renderSignIn, type SectionId, type Shell } from './render.ts';
+import { message, renderBare, renderShell, renderSignIn, type Shell } from './render.ts';
 
-const coming = (section: SectionId, action: Action, label: Parameters<typeof t>[1]): DashboardRoute => ({
-  method: 'GET',
-  path: `/${section}`,
-  action,
-  section,
-  handle: async (ctx) => page(ctx, section, t(ctx.shell.language, label), `<h2>${t(ctx.shell.language, 'coming.title')}</h2>${message(t(ctx.shell.language, 'coming.body'))}`),
-});
 
 /** A path inside the console to come back to (never elsewhere: no open redirect). */
 function backTo(value: string | undefined): string {
@@ -77,10 +74,10 @@ const selfRoutes: DashboardRoute[] = [
 /** Every signed-in route. */
 export const ROUTES: DashboardRoute[] = [
   ...selfRoutes,
-  coming('reviews', 'reviews.view', 'nav.reviews'),
-  coming('webhooks', 'webhooks.view', 'nav.webhooks'),
-  coming('links', 'links.view', 'nav.links'),
-  coming('dossiers', 'dossiers.view', 'nav.dossiers'),
+  ...reviewRoutes,
+  ...webhookRoutes,
+  ...linkRoutes,
+  ...dossierRoutes,
   ...keysRoutes,
   ...usageRoutes,
   ...settingsRoutes,
