@@ -83,9 +83,9 @@ describe.each(DATABASES)('the dashboard over HTTP (%s)', (kind) => {
     expect(usage.status).toBe(200);
     expect(usage.html).toContain('Olga Owner');
     for (const section of ['reviews', 'webhooks', 'links', 'dossiers', 'keys', 'usage', 'settings', 'team']) expect(usage.html).toContain(`href="/dashboard/${section}"`);
-    const coming = await c.get('/dashboard/reviews');
-    expect(coming.status).toBe(200);
-    expect(coming.html).toContain('Coming soon');
+    const reviews = await c.get('/dashboard/reviews');
+    expect(reviews.status).toBe(200);
+    expect(reviews.html).toContain('Review queue');
   });
 
   it('refuses a wrong password and an unknown email with the same words', async () => {

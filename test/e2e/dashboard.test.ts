@@ -131,7 +131,7 @@ describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium (1280x800)', () =
     await check('team', true);
 
     await page.click('nav >> text=Reviews');
-    expect(await page.locator('main h2').textContent()).toBe('Coming soon');
+    expect(await page.locator('main h1').textContent()).toBe('Review queue');
     await check('reviews');
     // The mode switch, then signing out.
     await page.click('button:has-text("Show live mode")');

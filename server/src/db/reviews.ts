@@ -32,6 +32,8 @@ export interface ReviewFilter {
   type?: string;
   template?: string;
   metadata?: Record<string, string>;
+  /** The dashboard's "assigned to me" (a `mem_...` id); the API has no such filter. */
+  assignee?: string;
   starting_after?: string;
   limit: number;
 }
@@ -48,6 +50,7 @@ export async function listReviews(db: Conn, scope: { account_id: string; livemod
   else q = q.where('review_status', '=', f.status);
   // The template an analysis was made with is in its stored options (`options.template`).
   if (f.template) q = q.where('options', '@>', JSON.stringify({ template: f.template }) as never);
+  if (f.assignee) q = q.where('review_assignee', '=', f.assignee);
   const oldestFirst = f.status === 'pending';
   if (f.starting_after) q = q.where('id', oldestFirst ? '>' : '<', f.starting_after);
   return q.orderBy('id', oldestFirst ? 'asc' : 'desc').limit(f.limit + 1).execute();

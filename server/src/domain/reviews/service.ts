@@ -101,6 +101,58 @@ export async function decideReview(s: Services, auth: Auth, id: string, body: Re
   return (await presentWithExports(s, outcome.row)) as Analysis;
 }
 
+/**
+ * The dashboard's "change decision" (owners and administrators; docs/dashboard.md): a decided review takes the other
+ * decision, under the same row lock, with an audit record `review.changed` (actor: the member) and a new
+ * `analysis.reviewed` event (not deduplicated by subject: the integration must hear that the outcome changed). The
+ * original's retention is left as the first decision set it. The same decision again changes nothing.
+ */
+export async function changeReviewDecision(s: Services, auth: Auth, id: string, body: ReviewBody): Promise<{ changed: boolean }> {
+  const scope = { account_id: auth.account.id, livemode: auth.livemode };
+  const changed = await s.db.transaction().execute(async (trx) => {
+    const row = await repo.lockAnalysisForReview(trx, scope, id);
+    if (!row) throw resourceMissing(id);
+    if (row.review_status !== 'approved' && row.review_status !== 'rejected') throw notReviewable('La revisión no está decidida: no hay decisión que cambiar.');
+    if (row.review_decision === body.decision) return false;
+    const now = s.clock.now();
+    const updated = (await updateAnalysisReturning(trx, row.id, {
+      review_status: body.decision === 'approve' ? 'approved' : 'rejected',
+      review_decision: body.decision,
+      review_reviewed_by: auth.keyId,
+      review_reviewed_at: now,
+      review_reason: body.reason ?? null,
+      review_note: body.note ?? null,
+    } as never))!;
+    await repo.insertAuditRecord(trx, {
+      id: newId('audit_record', now.getTime()),
+      account_id: row.account_id,
+      livemode: row.livemode,
+      analysis_id: row.id,
+      action: 'review.changed',
+      decision: body.decision,
+      actor: auth.keyId,
+      reason: body.reason ?? null,
+      previous_state: auditState(row),
+      new_state: auditState(updated),
+      created_at: now,
+    });
+    await emitEvent(s, updated, 'analysis.reviewed', await presentWithExports(s, updated), { within: trx });
+    return true;
+  });
+  if (changed) await onAnalysisSettled(s, id);
+  return { changed };
+}
+
+/** Assigns a review (pending or decided) to someone, or to nobody (null): shown as `review.assignee`. */
+export async function assignReview(s: Services, auth: Auth, id: string, assignee: string | null): Promise<void> {
+  const scope = { account_id: auth.account.id, livemode: auth.livemode };
+  await s.db.transaction().execute(async (trx) => {
+    const row = await repo.lockAnalysisForReview(trx, scope, id);
+    if (!row || !row.review_status) throw resourceMissing(id);
+    await updateAnalysisReturning(trx, row.id, { review_assignee: assignee } as never);
+  });
+}
+
 /** GET /v1/reviews. */
 export async function listReviews(s: Services, auth: Auth, f: repo.ReviewFilter): Promise<{ data: Analysis[]; has_more: boolean }> {
   const rows = await repo.listReviews(s.db, { account_id: auth.account.id, livemode: auth.livemode }, f);

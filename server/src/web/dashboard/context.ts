@@ -2,8 +2,7 @@
 import type { AccountRow, DashboardSessionRow, MemberRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../http/context.ts';
 import type { Action } from './permissions.ts';
-import { t } from './messages.ts';
-import { message, renderShell, type SectionId, type Shell } from './render.ts';
+import { renderShell, type SectionId, type Shell } from './render.ts';
 
 /** The signed-in member, their account and session, the request's form and query. */
 export interface PageContext {
@@ -20,7 +19,8 @@ export interface PageContext {
   form: Record<string, string>;
 }
 
-export type PageResult = { status?: number; html: string } | { redirect: string; cookies?: string[] };
+/** `file`: bytes sent as they are (an original, a rendered page), `Cache-Control: private, no-store`; `download` names an attachment. */
+export type PageResult = { status?: number; html: string } | { redirect: string; cookies?: string[] } | { file: Uint8Array; type: string; download?: string };
 
 /** One row of the route table: part 2 adds its sections' rows (reviews, webhooks, links, dossiers). */
 export interface DashboardRoute {
@@ -37,13 +37,4 @@ export interface DashboardRoute {
 export const page = (ctx: PageContext, section: SectionId | null, title: string, body: string, status = 200): PageResult => ({
   status,
   html: renderShell(ctx.shell, section, title, body),
-});
-
-/** A section not built yet: its nav entry opens a page that says so. */
-export const coming = (section: SectionId, action: Action, label: Parameters<typeof t>[1]): DashboardRoute => ({
-  method: 'GET',
-  path: `/${section}`,
-  action,
-  section,
-  handle: async (ctx) => page(ctx, section, t(ctx.shell.language, label), `<h2>${t(ctx.shell.language, 'coming.title')}</h2>${message(t(ctx.shell.language, 'coming.body'))}`),
 });

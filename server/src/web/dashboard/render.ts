@@ -143,7 +143,7 @@ export function renderSignIn(language: DashboardLanguage, csrf: string, opts: { 
   );
 }
 
-/** The body of a page that says one thing (forbidden, expired form, not found, coming soon). */
+/** The body of a page that says one thing (forbidden, expired form, not found). */
 export function message(text: string, backHref?: string, backLabel?: string): string {
   return `<p>${esc(text)}</p>${backHref ? `<p><a href="${esc(backHref)}">${esc(backLabel ?? '')}</a></p>` : ''}`;
 }

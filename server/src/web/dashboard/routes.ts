@@ -85,8 +85,9 @@ export const ROUTES: DashboardRoute[] = [
 ];
 
 /**
- * No script at all yet, styles only from this origin, nothing framed, forms post only here. (Part 2's document
- * viewer adds `script-src 'self'` and `img-src` for the originals, still no inline code.)
+ * No script at all, styles only from this origin, nothing framed, forms post only here. The review page's document
+ * viewer needs nothing more: an SVG whose <image> is a same-origin page image (`img-src 'self'`) and whose boxes
+ * are SVG attributes, not inline styles.
  */
 export const DASHBOARD_CSP = ["default-src 'none'", "style-src 'self'", "img-src 'self' data:", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"].join('; ');
 
@@ -294,6 +295,12 @@ export function mountDashboard(app: Express, services: Services, routes: Dashboa
         if ('redirect' in out) {
           if (out.cookies) res.append('Set-Cookie', out.cookies);
           return void res.redirect(303, out.redirect);
+        }
+        if ('file' in out) {
+          res.setHeader('Cache-Control', 'private, no-store');
+          res.setHeader('Content-Type', out.type);
+          if (out.download) res.setHeader('Content-Disposition', `attachment; filename="${out.download}"`);
+          return void res.end(Buffer.from(out.file));
         }
         sendHtml(res, out.status ?? 200, out.html);
       } catch (err) {
