@@ -231,6 +231,8 @@ export interface WebhookDeliveryAttemptsTable {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
+  /** The start of the response body (up to 512 bytes; migration 0016), null when no response came. */
+  response_excerpt: ColumnType<string | null, string | null | undefined, string | null>;
   succeeded: boolean;
 }
 
@@ -395,7 +397,7 @@ export interface AuditRecordsTable {
   /** `review.approved` or `review.rejected`. */
   action: string;
   decision: 'approve' | 'reject' | null;
-  /** `key_...` id of the API key that decided. */
+  /** `key_...` id of the API key that decided, or `mem_...` of the dashboard member. */
   actor: string;
   reason: string | null;
   previous_state: Json<AuditState>;

@@ -210,6 +210,7 @@ export async function deliverClaimed(s: Services, d: ClaimedDelivery, token: str
       status_code: result.statusCode,
       duration_ms: result.durationMs,
       error: result.error?.slice(0, 2000) ?? null,
+      response_excerpt: result.responseExcerpt,
       succeeded: result.ok,
     });
     if (outcome !== 'retry' && d.endpoint_id !== null) await repo.pruneEndpointDeliveries(trx, d.endpoint_id, DELIVERIES_KEPT_PER_ENDPOINT);

@@ -19,6 +19,14 @@ import { judgeAddress } from '../domain/intake/address-policy.ts';
 import { watchConnectedAddress } from '../domain/intake/file-url.ts';
 import { defaultResolver, ForbiddenAddressError, guardedLookup, type HostResolver } from '../domain/intake/guarded-lookup.ts';
 
+/** Bytes of a response body kept as the attempt's excerpt (the dashboard's delivery history). */
+const EXCERPT_BYTES = 512;
+
+/** The excerpt as text: UTF-8 (a character cut at the end is dropped), control characters as spaces. */
+function excerptOf(bytes: Buffer): string {
+  return bytes.toString('utf8').replace(/\uFFFD$/, '').replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ');
+}
+
 /** A delivery succeeds on a 2xx within this time. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
 
@@ -43,6 +51,8 @@ export interface SendResult {
   /** Why it failed (null on success). */
   error: string | null;
   durationMs: number;
+  /** The start of the response body (the dashboard's delivery history), null when no response came. */
+  responseExcerpt: string | null;
   /** True when nothing was sent because the target is not allowed (scheme, address). */
   refused: boolean;
 }
@@ -85,7 +95,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   const refusal = refuseTarget(url, opts.allowPrivate);
-  if (refusal) return { ok: false, statusCode: null, error: `refused: ${refusal}`, durationMs: 0, refused: true };
+  if (refusal) return { ok: false, statusCode: null, error: `refused: ${refusal}`, durationMs: 0, refused: true, responseExcerpt: null };
   const target = new URL(url);
   const host = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
@@ -93,14 +103,20 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
 
   return new Promise<SendResult>((resolve) => {
     let settled = false;
-    const finish = (r: Omit<SendResult, 'durationMs' | 'refused'> & { refused?: boolean }): void => {
+    // The response's verdict (its status) once its head came; the body is read for the excerpt until it ends, reaches
+    // EXCERPT_BYTES or the time-out (then the verdict stands with what came: a slow body does not fail a 2xx).
+    let answered: Omit<SendResult, 'durationMs' | 'refused' | 'responseExcerpt'> | null = null;
+    const body: Buffer[] = [];
+    let bodyBytes = 0;
+    const excerpt = (): string | null => (answered ? excerptOf(Buffer.concat(body).subarray(0, EXCERPT_BYTES)) : null);
+    const finish = (r: Omit<SendResult, 'durationMs' | 'refused' | 'responseExcerpt'> & { refused?: boolean }): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       req.destroy();
-      resolve({ refused: false, ...r, durationMs: elapsed() });
+      resolve({ refused: false, ...r, durationMs: elapsed(), responseExcerpt: excerpt() });
     };
-    const timer = setTimeout(() => finish({ ok: false, statusCode: null, error: `timed out after ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(() => finish(answered ?? { ok: false, statusCode: null, error: `timed out after ${timeoutMs} ms` }), timeoutMs);
 
     const req = https.request({
       protocol: 'https:',
@@ -122,13 +138,22 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
         return false;
       });
     });
-    req.on('error', (err) => finish({ ok: false, statusCode: null, error: describeError(err), refused: err instanceof ForbiddenAddressError }));
+    // After the response's head, an error while reading its body leaves the verdict as it was.
+    req.on('error', (err) => finish(answered ?? { ok: false, statusCode: null, error: describeError(err), refused: err instanceof ForbiddenAddressError }));
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
-      res.resume();
-      if (status >= 200 && status < 300) finish({ ok: true, statusCode: status, error: null });
-      else if (status >= 300 && status < 400) finish({ ok: false, statusCode: status, error: `redirect (HTTP ${status}) not followed` });
-      else finish({ ok: false, statusCode: status, error: `HTTP ${status}` });
+      if (status >= 200 && status < 300) answered = { ok: true, statusCode: status, error: null };
+      else if (status >= 300 && status < 400) answered = { ok: false, statusCode: status, error: `redirect (HTTP ${status}) not followed` };
+      else answered = { ok: false, statusCode: status, error: `HTTP ${status}` };
+      const verdict = answered;
+      res.on('data', (chunk: Buffer) => {
+        body.push(chunk);
+        bodyBytes += chunk.length;
+        if (bodyBytes >= EXCERPT_BYTES) finish(verdict);
+      });
+      res.on('end', () => finish(verdict));
+      res.on('error', () => finish(verdict));
+      res.on('aborted', () => finish(verdict));
     });
     req.end(payload);
   });

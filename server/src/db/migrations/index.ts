@@ -14,6 +14,7 @@ import * as m0012 from './0012_dossiers.ts';
 import * as m0013 from './0013_verification_links.ts';
 import * as m0014 from './0014_shared_rate_limits.ts';
 import * as m0015 from './0015_dashboard.ts';
+import * as m0016 from './0016_webhook_attempts.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_verification_links': m0013,
   '0014_shared_rate_limits': m0014,
   '0015_dashboard': m0015,
+  '0016_webhook_attempts': m0016,
 };
 
 export const migrationProvider: MigrationProvider = {
