@@ -1,6 +1,6 @@
 // A reviewer's day in real headless Chromium (Debian's, driven by playwright-core) at 1280x800: a member signs in,
 // opens the queue, opens a document and sees its boxes over the loaded image, approves one and rejects another (the
-// `analysis.reviewed` webhooks are then recorded in webhook_deliveries), cannot change a decision; an administrator
+// `analysis.reviewed` webhooks are delivered to a local receiver and shown in the endpoint's delivery history), cannot change a decision; an administrator
 // changes one. axe-core on every page (no serious or critical violation); no CSP report or console error.
 //
 // Screenshots go to a temporary directory; with UPDATE_SCREENSHOTS=1 to docs/dashboard/ (review-queue.png,
@@ -12,7 +12,9 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditRecords } from '../../server/src/db/reviews.ts';
+import { runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { startReceiver, type Receiver } from '../unit/webhooks/receiver.ts';
 import { makeMember, PASSWORD } from '../support/dashboard.ts';
 import { fixtures, form } from '../support/files.ts';
 
@@ -43,8 +45,10 @@ async function axe(page: Page): Promise<AxeViolation[]> {
 describe.skipIf(!CHROMIUM)("a reviewer's day in headless Chromium (1280x800)", () => {
   let app: TestApp;
   let browser: Browser;
+  let rx: Receiver;
   beforeAll(async () => {
-    app = await startTestApp('pglite');
+    rx = await startReceiver();
+    app = await startTestApp('pglite', { config: { allowPrivateUrls: true } });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -53,6 +57,7 @@ describe.skipIf(!CHROMIUM)("a reviewer's day in headless Chromium (1280x800)", (
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await rx?.close();
     if (process.env.UPDATE_SCREENSHOTS !== '1') fs.rmSync(SHOTS, { recursive: true, force: true });
   });
 
@@ -60,7 +65,7 @@ describe.skipIf(!CHROMIUM)("a reviewer's day in headless Chromium (1280x800)", (
     const accountId = app.account.account;
     const member = await makeMember(app, accountId, 'member', 'mia@example.com', 'Mia Member');
     const admin = await makeMember(app, accountId, 'admin', 'adam@example.com', 'Adam Admin');
-    const endpoint = await app.request('POST', '/v1/webhook-endpoints', { json: { url: 'https://hooks.example/reviews', events: ['analysis.reviewed'] } });
+    const endpoint = await app.request('POST', '/v1/webhook-endpoints', { json: { url: rx.url('/ok/reviews'), events: ['analysis.reviewed'] } });
     expect(endpoint.status).toBe(201);
     const tpl = await app.request('POST', '/v1/templates', { json: { name: 'Reviewed DNI', expect: ['es_dni'], storage: 'review' } });
     expect(tpl.status, tpl.text).toBe(201);
@@ -146,6 +151,16 @@ describe.skipIf(!CHROMIUM)("a reviewer's day in headless Chromium (1280x800)", (
     );
     const api = (await app.request('GET', `/v1/analyses/${ids[0]}`)).body;
     expect(api.review.reviewed_by).toBe(member.id);
+    // They arrive (the worker's pass, run here) and the reviewer sees them in the endpoint's delivery history.
+    expect(await runDueDeliveries(app.services, { sender: { ca: rx.ca }, limit: 50 })).toBe(2);
+    await page.goto(`${app.baseUrl}/dashboard/webhooks/${endpoint.body.id}`);
+    const history = page.locator('section.delivery');
+    expect(await history.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      expect(await history.nth(i).locator('h3').textContent()).toContain('analysis.reviewed');
+      expect(await history.nth(i).locator('h3').textContent()).toContain('delivered');
+      expect(await history.nth(i).locator('.http-status').first().textContent()).toBe('200');
+    }
 
     // The administrator changes the rejection.
     const adminPage = await open();
