@@ -4,41 +4,18 @@
 // axe-core on every page (no serious or critical violation); no CSP report or console error.
 //
 // Screenshots go to a temporary directory; with UPDATE_SCREENSHOTS=1 to docs/dashboard/ (webhooks.png, dossier.png).
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { axe, CHROMIUM, launchChromium, screenshotsDir } from '../support/browser.ts';
 import { makeMember, PASSWORD } from '../support/dashboard.ts';
 import { fixtures, form } from '../support/files.ts';
 import { startReceiver, type Receiver } from '../unit/webhooks/receiver.ts';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs/dashboard') : fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-dashboard-wh-shots-'));
-const require = createRequire(import.meta.url);
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/** axe-core's serious and critical violations (evaluated through the DevTools protocol: the CSP allows no injected script). */
-async function axe(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } };
-    const r = await w.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
+const shots = screenshotsDir('dashboard', 'cotejo-dashboard-wh-shots');
+const SHOTS = shots.dir;
 
 describe.skipIf(!CHROMIUM)('the dashboard webhooks, links and dossiers in headless Chromium (1280x800)', () => {
   let app: TestApp;
@@ -47,16 +24,13 @@ describe.skipIf(!CHROMIUM)('the dashboard webhooks, links and dossiers in headle
   beforeAll(async () => {
     rx = await startReceiver();
     app = await startTestApp('pglite', { config: { allowPrivateUrls: true } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await app?.close();
     await rx?.close();
-    if (process.env.UPDATE_SCREENSHOTS !== '1') fs.rmSync(SHOTS, { recursive: true, force: true });
+    shots.cleanup();
   });
 
   it('disables and re-enables an endpoint, sends a test event and sees it in the history, opens a link and a dossier', async () => {

@@ -4,56 +4,30 @@
 // violation); the console must show no CSP report or error.
 //
 // Screenshots go to a temporary directory; with UPDATE_SCREENSHOTS=1 to docs/dashboard/ (the ones docs/dashboard.md shows).
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invite } from '../../server/src/web/dashboard/members.ts';
 import { findAccount, listApiKeys } from '../../server/src/db/accounts.ts';
 import { recordUsage } from '../../server/src/db/usage.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { axe, CHROMIUM, launchChromium, screenshotsDir } from '../support/browser.ts';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs/dashboard') : fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-dashboard-shots-'));
-const require = createRequire(import.meta.url);
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const shots = screenshotsDir('dashboard', 'cotejo-dashboard-shots');
+const SHOTS = shots.dir;
 const PASSWORD = 'a long and private passphrase';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/** axe-core's serious and critical violations (evaluated through the DevTools protocol: the CSP allows no injected script). */
-async function axe(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } };
-    const r = await w.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium (1280x800)', () => {
   let app: TestApp;
   let browser: Browser;
   beforeAll(async () => {
     app = await startTestApp('pglite');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await app?.close();
-    if (process.env.UPDATE_SCREENSHOTS !== '1') fs.rmSync(SHOTS, { recursive: true, force: true });
+    shots.cleanup();
   });
 
   it('an owner accepts the invitation, signs in, makes and revokes a key, changes a setting, invites a teammate', async () => {

@@ -7,47 +7,20 @@
 // Screenshots of every step go to a temporary directory; with UPDATE_SCREENSHOTS=1 to docs/verification-links/
 // (the ones docs/verification-links.md shows).
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callbackSecretOf } from '../../server/src/domain/links/service.ts';
 import { t } from '../../server/src/web/messages.ts';
 import { runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { axe, CHROMIUM, launchChromium, screenshotsDir } from '../support/browser.ts';
 import { fixtures } from '../support/files.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../unit/webhooks/receiver.ts';
 
-/** Debian's Chromium (.ci/run installs it); without it this suite is skipped, visibly. */
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs/verification-links') : fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-hosted-shots-'));
-const require = createRequire(import.meta.url);
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-/**
- * Runs axe-core in the page and answers its serious and critical violations. The page's CSP allows no inline script
- * (page.addScriptTag with content is refused, as any injected script should be), so axe is evaluated through the
- * DevTools protocol, which CSP does not govern.
- */
-async function axe(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } };
-    const r = await w.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
+const shots = screenshotsDir('verification-links', 'cotejo-hosted-shots');
+const SHOTS = shots.dir;
 
 function verifySigned(req: ReceivedRequest, secret: string): Record<string, any> {
   vi.useFakeTimers({ toFake: ['Date'], now: Number(req.headers['webhook-timestamp']) * 1000 + 500 });
@@ -66,16 +39,13 @@ describe.skipIf(!CHROMIUM)('the hosted verification page in headless Chromium (3
     rx = await startReceiver();
     // Loopback callback and redirect URLs (the receiver) are private addresses: allowed for this test.
     app = await startTestApp('pglite', { config: { allowPrivateUrls: true } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await app?.close();
     await rx?.close();
-    if (process.env.UPDATE_SCREENSHOTS !== '1') fs.rmSync(SHOTS, { recursive: true, force: true });
+    shots.cleanup();
   });
 
   const drain = async (): Promise<number> => {

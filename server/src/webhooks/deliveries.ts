@@ -53,6 +53,27 @@ export interface OutboxEvent {
   ephemeral?: boolean;
 }
 
+/** A delivery due now, never tried: the columns every new delivery row starts with. */
+export function newDelivery(
+  now: Date,
+  row: { account_id: string; livemode: boolean; endpoint_id: string | null; event_id: string; event_type: string; payload: string; ephemeral?: boolean; callback_url?: string; link_id?: string },
+) {
+  return {
+    id: newId('webhook_message', now.getTime()),
+    ephemeral: false,
+    ...row,
+    status: 'pending' as const,
+    next_attempt_at: now,
+    locked_until: null,
+    locked_by: null,
+    last_attempt_at: null,
+    last_status_code: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /**
  * Creates one pending delivery, due now, per endpoint subscribed to the event (same account and mode,
  * active, subscribed to its type or `*`). Pass the transaction that writes the event, so both or
@@ -63,25 +84,9 @@ export async function fanOutEvent(db: Conn, clock: Clock, event: OutboxEvent): P
   if (endpoints.length === 0) return [];
   const now = clock.now();
   const body = JSON.stringify(event.payload);
-  const rows = endpoints.map((endpointId) => ({
-    id: newId('webhook_message', now.getTime()),
-    account_id: event.account_id,
-    livemode: event.livemode,
-    endpoint_id: endpointId,
-    event_id: event.id,
-    event_type: event.type,
-    payload: body,
-    ephemeral: event.ephemeral ?? false,
-    status: 'pending' as const,
-    next_attempt_at: now,
-    locked_until: null,
-    locked_by: null,
-    last_attempt_at: null,
-    last_status_code: null,
-    last_error: null,
-    created_at: now,
-    updated_at: now,
-  }));
+  const rows = endpoints.map((endpointId) =>
+    newDelivery(now, { account_id: event.account_id, livemode: event.livemode, endpoint_id: endpointId, event_id: event.id, event_type: event.type, payload: body, ephemeral: event.ephemeral ?? false }),
+  );
   await repo.insertDeliveries(db, rows);
   return rows.map((r) => r.id);
 }
@@ -92,32 +97,18 @@ export async function fanOutEvent(db: Conn, clock: Clock, event: OutboxEvent): P
  * account's callback secret of the event's mode (accounts.callback_secret_test / _live; see docs/verification-links.md).
  */
 export async function enqueueCallback(db: Conn, clock: Clock, event: OutboxEvent, callback: { url: string; linkId: string }): Promise<string> {
-  const now = clock.now();
-  const id = newId('webhook_message', now.getTime());
-  await repo.insertDeliveries(db, [
-    {
-      id,
-      account_id: event.account_id,
-      livemode: event.livemode,
-      endpoint_id: null,
-      callback_url: callback.url,
-      link_id: callback.linkId,
-      event_id: event.id,
-      event_type: event.type,
-      payload: JSON.stringify(event.payload),
-      ephemeral: false,
-      status: 'pending',
-      next_attempt_at: now,
-      locked_until: null,
-      locked_by: null,
-      last_attempt_at: null,
-      last_status_code: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    },
-  ]);
-  return id;
+  const row = newDelivery(clock.now(), {
+    account_id: event.account_id,
+    livemode: event.livemode,
+    endpoint_id: null,
+    callback_url: callback.url,
+    link_id: callback.linkId,
+    event_id: event.id,
+    event_type: event.type,
+    payload: JSON.stringify(event.payload),
+  });
+  await repo.insertDeliveries(db, [row]);
+  return row.id;
 }
 
 /** Stops an endpoint's pending deliveries (it was deleted): they are marked failed and never sent again. */

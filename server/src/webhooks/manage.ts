@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import type { DB, WebhookDeliveryRow, WebhookEndpointRow } from '../db/schema.ts';
 import * as repo from '../db/webhook-deliveries.ts';
 import { newId } from '../ids.ts';
+import { newDelivery } from './deliveries.ts';
 
 /**
  * Sets an endpoint's status. A disabled endpoint "gets no events" (spec): fan-out skips it, and a delivery still
@@ -27,30 +28,10 @@ export async function setEndpointStatus(db: Kysely<DB>, accountId: string, id: s
 /** Queues one `test` event to this endpoint only (whatever it subscribes to), due now. Returns the delivery's id. */
 export async function queueTestEvent(db: Kysely<DB>, clock: Clock, endpoint: WebhookEndpointRow): Promise<string> {
   const now = clock.now();
-  const id = newId('webhook_message', now.getTime());
   const payload = { type: 'test', created_at: now.toISOString(), data: { endpoint_id: endpoint.id, message: 'Test event sent from the Cotejo dashboard.' } };
-  await repo.insertDeliveries(db, [
-    {
-      id,
-      account_id: endpoint.account_id,
-      livemode: endpoint.livemode,
-      endpoint_id: endpoint.id,
-      event_id: newId('event', now.getTime()),
-      event_type: 'test',
-      payload: JSON.stringify(payload),
-      ephemeral: false,
-      status: 'pending',
-      next_attempt_at: now,
-      locked_until: null,
-      locked_by: null,
-      last_attempt_at: null,
-      last_status_code: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    },
-  ]);
-  return id;
+  const row = newDelivery(now, { account_id: endpoint.account_id, livemode: endpoint.livemode, endpoint_id: endpoint.id, event_id: newId('event', now.getTime()), event_type: 'test', payload: JSON.stringify(payload) });
+  await repo.insertDeliveries(db, [row]);
+  return row.id;
 }
 
 /** Why a delivery cannot be resent, or null when it can: only a failed one that still has its body. */
