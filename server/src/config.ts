@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseMailbox, type Mailbox } from './mail/address.ts';
@@ -16,6 +17,8 @@ export interface Config {
   signingSecret: string | undefined;
   /** Directory of PEM/DER root certificates trusted for PDF signatures. */
   trustDir: string;
+  /** COTEJO_TRUSTED_LISTS_DIR: lotl.xml, lotl-signers/*.pem and <territory>.xml (docs/pdf-signatures.md, "Trusted lists"). */
+  trustedListsDir: string | undefined;
   /** Local readers of live mode (docs/live-mode.md); none left means live keys get 503 live_mode_unavailable. */
   liveReaders: ReadonlySet<LocalReaderName>;
   /** tesseract languages of page OCR. */
@@ -246,6 +249,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const trustDir = path.resolve(env.COTEJO_TRUST_DIR && env.COTEJO_TRUST_DIR !== '' ? env.COTEJO_TRUST_DIR : path.join(import.meta.dirname, '../trust'));
 
+  let trustedListsDir: string | undefined;
+  if (env.COTEJO_TRUSTED_LISTS_DIR !== undefined && env.COTEJO_TRUSTED_LISTS_DIR !== '') {
+    trustedListsDir = path.resolve(env.COTEJO_TRUSTED_LISTS_DIR);
+    let isDir = false;
+    try {
+      isDir = statSync(trustedListsDir).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) problems.push(`COTEJO_TRUSTED_LISTS_DIR must be an existing directory (got "${env.COTEJO_TRUSTED_LISTS_DIR.slice(0, 200)}")`);
+  }
+
   const liveReaders = new Set(parseList('COTEJO_LIVE_READERS', env.COTEJO_LIVE_READERS, LOCAL_READERS, problems));
   const ocrLanguages = parseList('COTEJO_OCR_LANGUAGES', env.COTEJO_OCR_LANGUAGES, OCR_LANGUAGES, problems);
   if (liveReaders.has('ocr') && ocrLanguages.length === 0) problems.push('COTEJO_OCR_LANGUAGES cannot be "none" while COTEJO_LIVE_READERS includes ocr');
@@ -282,7 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const worker = env.COTEJO_WORKER === undefined || env.COTEJO_WORKER === '' ? true : parseBool('COTEJO_WORKER', env.COTEJO_WORKER, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker };
+  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker };
 }
 
 /**

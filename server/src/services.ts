@@ -15,6 +15,7 @@ import { LocalBlobStore } from './storage/blob-store.ts';
 import { S3BlobStore } from './storage/s3-blob-store.ts';
 import { UrlSigner } from './storage/signed-urls.ts';
 import { loadTrustStore } from './validators/pdf-signature/index.ts';
+import { loadTrustedLists } from './validators/pdf-signature/trusted-lists.ts';
 
 /**
  * Opens the database the configuration names (PGlite under the data dir, or PostgreSQL), migrates it,
@@ -56,7 +57,10 @@ export async function openServices(
         logger,
       }),
     },
-    trustStore: await loadTrustStore(config.trustDir),
+    trustStore: {
+      ...(await loadTrustStore(config.trustDir)),
+      listed: config.trustedListsDir ? await loadTrustedLists(config.trustedListsDir, (msg) => logger.warn(msg)) : [],
+    },
     inflight: new Set(),
     // One registry per Services: tests run several apps in one process, each with its own counts.
     metrics: new Metrics(),

@@ -28,6 +28,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('COTEJO_TRUSTED_LISTS_DIR: off by default; an existing directory is resolved; anything else is refused', () => {
+    expect(loadConfig({}).trustedListsDir).toBeUndefined();
+    expect(loadConfig({ COTEJO_TRUSTED_LISTS_DIR: '' }).trustedListsDir).toBeUndefined();
+    expect(loadConfig({ COTEJO_TRUSTED_LISTS_DIR: import.meta.dirname }).trustedListsDir).toBe(path.resolve(import.meta.dirname));
+    expect(() => loadConfig({ COTEJO_TRUSTED_LISTS_DIR: '/nonexistent/cotejo-tl' })).toThrow('COTEJO_TRUSTED_LISTS_DIR must be an existing directory');
+    expect(() => loadConfig({ COTEJO_TRUSTED_LISTS_DIR: import.meta.filename })).toThrow('COTEJO_TRUSTED_LISTS_DIR must be an existing directory');
+  });
+
   it('COTEJO_WORKER: a worker by default; false serves HTTP only; anything else is refused', () => {
     expect(loadConfig({}).worker).toBe(true);
     expect(loadConfig({ COTEJO_WORKER: 'false' }).worker).toBe(false);

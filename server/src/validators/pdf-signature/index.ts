@@ -21,12 +21,15 @@ import {
   textOf,
 } from './pdf.ts';
 import { detectEditor } from './editors.ts';
+import { grantedAt, type ListedAnchor } from './trusted-lists.ts';
 
 export interface TrustStore {
   /** Trusted root (or explicitly trusted) certificates. */
   roots: pkijs.Certificate[];
   /** Where the roots came from (directory path or a label). */
   source: string;
+  /** Anchors from EU trusted lists: each applies only when the signing time falls in a granted period. */
+  listed?: ListedAnchor[];
 }
 
 export type PdfSignatureStatus = 'valid' | 'invalid' | 'missing' | 'untrusted' | 'modified';
@@ -375,10 +378,14 @@ function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSigna
   detail.issuer = certName(signerCert, 'issuer');
   if (signerCert) {
     const at = ctx.at ?? signingTime;
-    const chain = evaluateChain(signerCert, pool, ctx.trustStore.roots, at);
+    // A listed CA anchors only if it was granted when the document was signed (signed_at, time-stamp
+    // first), even if withdrawn since; without a signing time it cannot anchor.
+    const listed = signingTime ? (ctx.trustStore.listed ?? []).filter((a) => grantedAt(a.service, signingTime)) : [];
+    const chain = evaluateChain(signerCert, pool, [...ctx.trustStore.roots, ...listed.map((a) => a.cert)], at);
     detail.chain_ok = chain.chainOk;
     detail.trusted = chain.trusted;
-    if (chain.trusted && chain.anchor) detail.trust_anchor = certName(chain.anchor, 'subject');
+    const listedAnchor = listed.find((a) => a.cert === chain.anchor);
+    if (chain.trusted && chain.anchor) detail.trust_anchor = listedAnchor ? listedAnchor.label : certName(chain.anchor, 'subject');
     errors.push(...chain.errors.map((e) => `chain: ${e}`));
   }
 

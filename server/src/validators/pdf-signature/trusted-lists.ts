@@ -1,0 +1,275 @@
+// EU trusted lists (ETSI TS 119 612): verify a LOTL and the national lists it announces, and turn
+// their CA/QC services into trust anchors that carry the periods in which they were granted.
+// Trust comes only from pinned certificates: the operator's LOTL signers, then the signers the
+// verified LOTL announces per territory. KeyInfo is never trusted on its own.
+import { createHash, createPrivateKey, createPublicKey, createSign, createVerify, KeyObject, X509Certificate, type KeyLike, type BinaryLike } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type { Element as XElement } from '@xmldom/xmldom';
+import type * as Xmldom from '@xmldom/xmldom';
+import type * as XmlCrypto from 'xml-crypto';
+import type * as pkijs from 'pkijs';
+import { parseCertificates } from './index.ts';
+
+const TSL = 'http://uri.etsi.org/02231/v2#';
+const DS = 'http://www.w3.org/2000/09/xmldsig#';
+/**
+ * The XML parser and XML-DSig verifier, loaded when the first list is read: a server without trusted lists never pays
+ * for them at start (#13: what only some requests need loads on first use).
+ */
+const require = createRequire(import.meta.url);
+let xmlLibs: { DOMParser: typeof Xmldom.DOMParser; SignedXml: typeof XmlCrypto.SignedXml } | undefined;
+function xmlLib(): NonNullable<typeof xmlLibs> {
+  xmlLibs ??= { DOMParser: (require('@xmldom/xmldom') as typeof Xmldom).DOMParser, SignedXml: (require('xml-crypto') as typeof XmlCrypto).SignedXml };
+  return xmlLibs;
+}
+
+export const CA_QC = 'http://uri.etsi.org/TrstSvc/Svctype/CA/QC';
+
+/**
+ * Statuses under which a CA/QC service's certificates may anchor a qualified signature: granted
+ * (TS 119 612 v2, since 2016-07-01) and the earlier accredited / undersupervision /
+ * supervisionincessation. recognisedatnationallevel is left out: it is not a qualified status.
+ */
+const GRANTED = new Set([
+  'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted',
+  'http://uri.etsi.org/TrstSvc/Svcstatus/accredited',
+  'http://uri.etsi.org/TrstSvc/Svcstatus/undersupervision',
+  'http://uri.etsi.org/TrstSvc/Svcstatus/supervisionincessation',
+]);
+
+// XML-DSig ECDSA signature values are r||s (IEEE P1363), not DER; xml-crypto has no ECDSA class.
+function ecdsa(uri: string, hash: string) {
+  return class {
+    getSignature(signedInfo: BinaryLike, privateKey: KeyLike): string {
+      return createSign(hash).update(signedInfo).sign({ key: privateKey instanceof KeyObject ? privateKey : createPrivateKey(privateKey), dsaEncoding: 'ieee-p1363' }, 'base64');
+    }
+    verifySignature(material: string, key: KeyLike, signatureValue: string): boolean {
+      return createVerify(hash).update(material).verify({ key: key instanceof KeyObject ? key : createPublicKey(key), dsaEncoding: 'ieee-p1363' }, signatureValue, 'base64');
+    }
+    getAlgorithmName(): string {
+      return uri;
+    }
+  };
+}
+export const ECDSA_ALGORITHMS: Record<string, ReturnType<typeof ecdsa>> = {
+  'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256': ecdsa('http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256', 'sha256'),
+  'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384': ecdsa('http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha384', 'sha384'),
+  'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512': ecdsa('http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512', 'sha512'),
+};
+
+export interface StatusPeriod {
+  status: string;
+  from: Date;
+  /** Start of the next status, or null for the current one. */
+  to: Date | null;
+}
+
+export interface ListedService {
+  territory: string;
+  name: string;
+  type: string;
+  /** DER certificates of ServiceDigitalIdentity. */
+  certs: Uint8Array[];
+  /** Oldest first; the last one is the current status. */
+  history: StatusPeriod[];
+}
+
+export interface TrustList {
+  territory: string;
+  sequence: number | null;
+  issued: Date | null;
+  nextUpdate: Date | null;
+  services: ListedService[];
+  /** For a LOTL: the pointed lists' signer certificates (DER) by territory. */
+  pointers: Map<string, Uint8Array[]>;
+  warnings: string[];
+}
+
+export class TrustListError extends Error {}
+
+/** Whether the service's status at `at` is one of the granted ones. */
+export function grantedAt(service: Pick<ListedService, 'history'>, at: Date): boolean {
+  const t = at.getTime();
+  return service.history.some((p) => GRANTED.has(p.status) && p.from.getTime() <= t && (p.to === null || t < p.to.getTime()));
+}
+
+const children = (el: XElement, local: string): XElement[] =>
+  Array.from(el.childNodes).filter((n): n is XElement => n.nodeType === 1 && (n as XElement).localName === local && (n as XElement).namespaceURI === TSL);
+const child = (el: XElement | undefined, local: string): XElement | undefined => (el ? children(el, local)[0] : undefined);
+const text = (el: XElement | undefined): string => (el?.textContent ?? '').trim();
+const date = (el: XElement | undefined): Date | null => {
+  const d = el ? new Date(text(el)) : null;
+  return d && !Number.isNaN(d.getTime()) ? d : null;
+};
+const certsOf = (sdis: XElement[]): Uint8Array[] =>
+  sdis.flatMap((sdi) =>
+    children(sdi, 'DigitalId')
+      .flatMap((d) => children(d, 'X509Certificate'))
+      .map((c) => new Uint8Array(Buffer.from(text(c).replace(/\s+/g, ''), 'base64'))),
+  );
+const derHash = (der: Uint8Array): string => createHash('sha256').update(der).digest('hex');
+const firstName = (el: XElement | undefined): string => text(child(el, 'Name'));
+
+/**
+ * Verifies the enveloped signature of `xml` against `signers` (DER) and parses the list from the
+ * verified document. Throws TrustListError when it must not be trusted.
+ */
+export function readTrustList(xml: string | Uint8Array, signers: Uint8Array[], now = new Date()): TrustList {
+  let s = typeof xml === 'string' ? xml : Buffer.from(xml).toString('utf8');
+  if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+  if (/<!DOCTYPE/i.test(s)) throw new TrustListError('DOCTYPE is not allowed in a trusted list');
+  if (signers.length === 0) throw new TrustListError('no pinned signer certificate for this list');
+  const doc = new (xmlLib().DOMParser)({ onError: (level, msg) => { if (level !== 'warning') throw new TrustListError(`not well-formed XML: ${msg}`); } }).parseFromString(s, 'text/xml');
+  const fileRoot = doc.documentElement;
+  if (!fileRoot || fileRoot.localName !== 'TrustServiceStatusList' || fileRoot.namespaceURI !== TSL) throw new TrustListError('not a TrustServiceStatusList');
+  const sigs = Array.from(doc.getElementsByTagNameNS(DS, 'Signature'));
+  if (sigs.length !== 1) throw new TrustListError(`expected exactly one signature, found ${sigs.length}`);
+  const sigEl = sigs[0];
+  if (sigEl.parentNode !== fileRoot) throw new TrustListError('the signature is not a child of the list root');
+  const refs = Array.from(sigEl.getElementsByTagNameNS(DS, 'Reference'));
+  const docRefs = refs.filter((r) => !(r.parentNode as XElement | null)?.localName?.includes('Manifest'));
+  if (!docRefs.some((r) => r.getAttribute('URI') === '' || r.getAttribute('URI') === `#${fileRoot.getAttribute('Id')}`)) {
+    throw new TrustListError('the signature does not cover the whole list');
+  }
+
+  // KeyInfo may name a certificate, but it must be one of the pinned ones.
+  const pinned = new Set(signers.map(derHash));
+  const keyInfoCerts = Array.from(sigEl.getElementsByTagNameNS(DS, 'X509Certificate')).map((c) => new Uint8Array(Buffer.from(text(c as XElement).replace(/\s+/g, ''), 'base64')));
+  for (const c of keyInfoCerts) if (!pinned.has(derHash(c))) throw new TrustListError('KeyInfo carries a certificate that is not a pinned signer');
+
+  let signed: string | null = null;
+  let signedBy: X509Certificate | null = null;
+  let lastError = 'signature does not verify with any pinned signer';
+  for (const der of signers) {
+    const sx = new (xmlLib().SignedXml)({ publicCert: new X509Certificate(der).publicKey, getCertFromKeyInfo: () => null });
+    Object.assign(sx.SignatureAlgorithms, ECDSA_ALGORITHMS);
+    try {
+      sx.loadSignature(sigEl.toString());
+      if (sx.checkSignature(s) && sx.getSignedReferences().length === 1) {
+        signed = sx.getSignedReferences()[0];
+        signedBy = new X509Certificate(der);
+        break;
+      }
+    } catch (e) {
+      lastError = `signature: ${(e as Error).message}`;
+    }
+  }
+  if (signed === null) throw new TrustListError(lastError);
+  // Read the data from what xml-crypto verified (its canonical form of the referenced list), not from
+  // our own parse of the file: two parsers (xmldom 0.8 inside xml-crypto, 0.9 here) must not disagree.
+  const root = new (xmlLib().DOMParser)({ onError: (level, msg) => { if (level !== 'warning') throw new TrustListError(`signed list not well-formed: ${msg}`); } }).parseFromString(signed, 'text/xml').documentElement;
+  if (!root || root.localName !== 'TrustServiceStatusList' || root.namespaceURI !== TSL) throw new TrustListError('the signed reference is not the list');
+
+  const info = child(root, 'SchemeInformation');
+  const territory = text(child(info, 'SchemeTerritory')).toUpperCase();
+  const nextUpdate = date(child(child(info, 'NextUpdate'), 'dateTime'));
+  const warnings: string[] = [];
+  if (!nextUpdate) warnings.push(`${territory}: no NextUpdate (closed list)`);
+  else if (nextUpdate.getTime() < now.getTime()) warnings.push(`${territory}: NextUpdate ${nextUpdate.toISOString()} has passed`);
+
+  const pointers = new Map<string, Uint8Array[]>();
+  for (const p of children(child(info, 'PointersToOtherTSL') ?? root, 'OtherTSLPointer')) {
+    const t = Array.from(p.getElementsByTagNameNS(TSL, 'SchemeTerritory'))[0];
+    const terr = text(t as XElement | undefined).toUpperCase();
+    if (!terr) continue;
+    const certs = certsOf(children(child(p, 'ServiceDigitalIdentities') ?? p, 'ServiceDigitalIdentity'));
+    pointers.set(terr, [...(pointers.get(terr) ?? []), ...certs]);
+  }
+
+  const services: ListedService[] = [];
+  for (const tsp of children(child(root, 'TrustServiceProviderList') ?? root, 'TrustServiceProvider')) {
+    for (const svc of children(child(tsp, 'TSPServices') ?? tsp, 'TSPService')) {
+      const si = child(svc, 'ServiceInformation');
+      const type = text(child(si, 'ServiceTypeIdentifier'));
+      const entries: { status: string; from: Date }[] = [];
+      const push = (el: XElement | undefined) => {
+        const from = date(child(el, 'StatusStartingTime'));
+        const status = text(child(el, 'ServiceStatus'));
+        if (from && status) entries.push({ status, from });
+      };
+      push(si);
+      for (const h of children(child(svc, 'ServiceHistory') ?? svc, 'ServiceHistoryInstance')) push(h);
+      entries.sort((a, b) => a.from.getTime() - b.from.getTime());
+      const history = entries.map((e, i) => ({ ...e, to: entries[i + 1]?.from ?? null }));
+      services.push({
+        territory,
+        name: firstName(child(si, 'ServiceName')) || firstName(child(child(tsp, 'TSPInformation'), 'TSPName')),
+        type,
+        certs: certsOf(children(child(si, 'ServiceDigitalIdentity') ? si! : svc, 'ServiceDigitalIdentity')),
+        history,
+      });
+    }
+  }
+  // The signer certificate must have been valid when the list was issued (not "now": old lists stay readable).
+  const issued = date(child(info, 'ListIssueDateTime'));
+  if (!issued) throw new TrustListError('no ListIssueDateTime');
+  if (signedBy && (issued < new Date(signedBy.validFrom) || issued > new Date(signedBy.validTo))) {
+    throw new TrustListError(`signer certificate not valid at ListIssueDateTime ${issued.toISOString()}`);
+  }
+  const seq = Number(text(child(info, 'TSLSequenceNumber')));
+  return { territory, sequence: Number.isFinite(seq) && seq > 0 ? seq : null, issued, nextUpdate, services, pointers, warnings };
+}
+
+/** A trust anchor from a trusted list: trusted only while one of its periods is granted. */
+export interface ListedAnchor {
+  cert: pkijs.Certificate;
+  /** e.g. "EU trusted list ES: <service name>". */
+  label: string;
+  service: ListedService;
+}
+
+/** CA/QC service certificates of verified lists, as anchors. */
+export function anchorsFromLists(lists: TrustList[]): ListedAnchor[] {
+  const out: ListedAnchor[] = [];
+  for (const l of lists) {
+    for (const s of l.services) {
+      if (s.type !== CA_QC) continue;
+      for (const der of s.certs) {
+        for (const cert of parseCertificates(der)) out.push({ cert, label: `EU trusted list ${l.territory}: ${s.name}`, service: s });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads `dir`: lotl.xml, lotl-signers/*.pem and <territory>.xml. A list that fails is skipped
+ * with one warning (never trusted). A missing directory gives no anchors.
+ */
+export async function loadTrustedLists(dir: string, warn: (msg: string) => void, now = new Date()): Promise<ListedAnchor[]> {
+  let lotlXml: Buffer;
+  try {
+    lotlXml = await readFile(join(dir, 'lotl.xml'));
+  } catch {
+    warn(`trusted lists: ${join(dir, 'lotl.xml')} not readable; no EU trusted list anchors`);
+    return [];
+  }
+  const signers: Uint8Array[] = [];
+  const signerDir = join(dir, 'lotl-signers');
+  for (const n of (await readdir(signerDir).catch(() => [] as string[])).filter((f) => /\.(pem|crt|cer)$/i.test(f)).sort()) {
+    for (const c of parseCertificates(new Uint8Array(await readFile(join(signerDir, n))))) signers.push(new Uint8Array(c.toSchema().toBER(false)));
+  }
+  let lotl: TrustList;
+  try {
+    lotl = readTrustList(lotlXml, signers, now);
+  } catch (e) {
+    warn(`trusted lists: lotl.xml skipped: ${(e as Error).message}`);
+    return [];
+  }
+  lotl.warnings.forEach((w) => warn(`trusted lists: lotl.xml: ${w}`));
+  const lists: TrustList[] = [];
+  for (const n of (await readdir(dir)).filter((f) => /^[A-Za-z]{2}\.xml$/.test(f)).sort()) {
+    const terr = n.slice(0, 2).toUpperCase();
+    try {
+      const tl = readTrustList(await readFile(join(dir, n)), lotl.pointers.get(terr === 'GR' ? 'EL' : terr) ?? lotl.pointers.get(terr) ?? [], now);
+      if (tl.territory !== terr && !(terr === 'GR' && tl.territory === 'EL')) throw new TrustListError(`scheme territory is ${tl.territory}, not ${terr}`);
+      tl.warnings.forEach((w) => warn(`trusted lists: ${n}: ${w}`));
+      lists.push(tl);
+    } catch (e) {
+      warn(`trusted lists: ${n} skipped: ${(e as Error).message}`);
+    }
+  }
+  return anchorsFromLists(lists);
+}
