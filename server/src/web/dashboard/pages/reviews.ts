@@ -199,6 +199,29 @@ function decisionOf(form: Record<string, string>): { decision: 'approve' | 'reje
   return { decision, reason: reason || null, note: note || null };
 }
 
+/**
+ * A POST that decides (or changes) a review from the form: 404 when the analysis is not under review here, 422 when
+ * the form is incomplete, the domain's refusal as a page, else back to the analysis with `?done=`.
+ */
+function decisionHandler(
+  apply: (s: PageContext['services'], auth: PageContext['auth'], id: string, body: NonNullable<ReturnType<typeof decisionOf>>) => Promise<unknown>,
+  done: (decision: 'approve' | 'reject') => string,
+  after?: (ctx: PageContext, decision: 'approve' | 'reject') => void,
+): (ctx: PageContext) => Promise<PageResult> {
+  return async (ctx) => {
+    const body = decisionOf(ctx.form);
+    if (!(await reviewed(ctx))) return notFound(ctx);
+    if (!body) return analysisPage(ctx, { kind: 'error', text: t(ctx.shell.language, 'reviews.err.form') }, 422);
+    try {
+      await apply(ctx.services, ctx.auth, ctx.params.id, body);
+    } catch (err) {
+      return refused(ctx, err);
+    }
+    after?.(ctx, body.decision);
+    return { redirect: `/dashboard/reviews/${ctx.params.id}?done=${done(body.decision)}` };
+  };
+}
+
 /** The domain's refusals as this page's notices: 404 stays 404, a decision made meanwhile is a 409 page. */
 async function refused(ctx: PageContext, err: unknown): Promise<PageResult> {
   if (!(err instanceof ApiError)) throw err;
@@ -256,36 +279,17 @@ export const reviewRoutes: DashboardRoute[] = [
     path: '/reviews/:id/decide',
     action: 'reviews.decide',
     section: 'reviews',
-    handle: async (ctx) => {
-      const body = decisionOf(ctx.form);
-      if (!(await reviewed(ctx))) return notFound(ctx);
-      if (!body) return analysisPage(ctx, { kind: 'error', text: t(ctx.shell.language, 'reviews.err.form') }, 422);
-      try {
-        // The Auth's keyId is the member's id: reviewed_by and the audit record's actor name the member (`mem_...`).
-        await decideReview(ctx.services, ctx.auth, ctx.params.id, body);
-      } catch (err) {
-        return refused(ctx, err);
-      }
-      return { redirect: `/dashboard/reviews/${ctx.params.id}?done=${body.decision === 'approve' ? 'approved' : 'rejected'}` };
-    },
+    // The Auth's keyId is the member's id: reviewed_by and the audit record's actor name the member (`mem_...`).
+    handle: decisionHandler(decideReview, (decision) => (decision === 'approve' ? 'approved' : 'rejected')),
   },
   {
     method: 'POST',
     path: '/reviews/:id/change',
     action: 'reviews.change_decision',
     section: 'reviews',
-    handle: async (ctx) => {
-      const body = decisionOf(ctx.form);
-      if (!(await reviewed(ctx))) return notFound(ctx);
-      if (!body) return analysisPage(ctx, { kind: 'error', text: t(ctx.shell.language, 'reviews.err.form') }, 422);
-      try {
-        await changeReviewDecision(ctx.services, ctx.auth, ctx.params.id, body);
-      } catch (err) {
-        return refused(ctx, err);
-      }
-      ctx.services.logger.info({ account_id: ctx.account.id, member_id: ctx.member.id, analysis: ctx.params.id, decision: body.decision }, 'dashboard: review decision changed');
-      return { redirect: `/dashboard/reviews/${ctx.params.id}?done=changed` };
-    },
+    handle: decisionHandler(changeReviewDecision, () => 'changed', (ctx, decision) =>
+      ctx.services.logger.info({ account_id: ctx.account.id, member_id: ctx.member.id, analysis: ctx.params.id, decision }, 'dashboard: review decision changed'),
+    ),
   },
   {
     method: 'POST',
