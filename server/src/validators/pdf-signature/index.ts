@@ -21,7 +21,7 @@ import {
   textOf,
 } from './pdf.ts';
 import { detectEditor } from './editors.ts';
-import { grantedAt, type ListedAnchor } from './trusted-lists.ts';
+import { CA_QC, grantedAt, type ListedAnchor } from './trusted-lists.ts';
 
 export interface TrustStore {
   /** Trusted root (or explicitly trusted) certificates. */
@@ -380,7 +380,7 @@ function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSigna
     const at = ctx.at ?? signingTime;
     // A listed CA anchors only if it was granted when the document was signed (signed_at, time-stamp
     // first), even if withdrawn since; without a signing time it cannot anchor.
-    const listed = signingTime ? (ctx.trustStore.listed ?? []).filter((a) => grantedAt(a.service, signingTime)) : [];
+    const listed = signingTime ? (ctx.trustStore.listed ?? []).filter((a) => a.service.type === CA_QC && grantedAt(a.service, signingTime)) : [];
     const chain = evaluateChain(signerCert, pool, [...ctx.trustStore.roots, ...listed.map((a) => a.cert)], at);
     detail.chain_ok = chain.chainOk;
     detail.trusted = chain.trusted;

@@ -26,6 +26,8 @@ function xmlLib(): NonNullable<typeof xmlLibs> {
 }
 
 export const CA_QC = 'http://uri.etsi.org/TrstSvc/Svctype/CA/QC';
+/** Qualified time-stamping services: their certificates anchor the TSAs of signature and document time-stamps. */
+export const TSA_QTST = 'http://uri.etsi.org/TrstSvc/Svctype/TSA/QTST';
 
 /**
  * Statuses under which a CA/QC service's certificates may anchor a qualified signature: granted
@@ -218,16 +220,18 @@ export interface ListedAnchor {
   /** e.g. "EU trusted list ES: <service name>". */
   label: string;
   service: ListedService;
+  /** ListIssueDateTime of the list the anchor comes from (how fresh the trust data is). */
+  listIssued: Date | null;
 }
 
-/** CA/QC service certificates of verified lists, as anchors. */
+/** CA/QC and TSA/QTST service certificates of verified lists, as anchors (`service.type` tells them apart). */
 export function anchorsFromLists(lists: TrustList[]): ListedAnchor[] {
   const out: ListedAnchor[] = [];
   for (const l of lists) {
     for (const s of l.services) {
-      if (s.type !== CA_QC) continue;
+      if (s.type !== CA_QC && s.type !== TSA_QTST) continue;
       for (const der of s.certs) {
-        for (const cert of parseCertificates(der)) out.push({ cert, label: `EU trusted list ${l.territory}: ${s.name}`, service: s });
+        for (const cert of parseCertificates(der)) out.push({ cert, label: `EU trusted list ${l.territory}: ${s.name}`, service: s, listIssued: l.issued });
       }
     }
   }
