@@ -1,4 +1,5 @@
-// Compares Cotejo's PAdES verdicts with poppler's `pdfsig` on the shared corpus and times both.
+// Compares Cotejo's PAdES verdicts with poppler's `pdfsig` on the shared corpus and times both; compares
+// Cotejo's `trusted` with what each source project states about trust for its own files (bench/lib/pdf-signature-trust.ts).
 // Usage: node bench/pdf-signatures.ts [--runs N] > (writes bench/results/pdf-signatures.md)
 // pdfsig (Debian poppler-utils) is a benchmark reference only; the product does not use it.
 import { execFile } from 'node:child_process';
@@ -6,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { loadTrustStore, verifyPdfSignatures, type PdfSignatureResult } from '../server/src/validators/pdf-signature/index.ts';
+import { verifyPdfSignatures, type PdfSignatureResult } from '../server/src/validators/pdf-signature/index.ts';
+import { corpusTrustStores, SOURCE_TRUST, TRUST_DIFFERENCES, TRUST_NOTES, trustOf } from './lib/pdf-signature-trust.ts';
 
 const run = promisify(execFile);
 const DATA = join(import.meta.dirname, '../../shared/testdata/pdf-signatures');
@@ -85,14 +87,21 @@ const stats = (xs: number[]) => {
 };
 
 const manifest: Array<{ file: string; verdict: string }> = JSON.parse(readFileSync(join(DATA, 'manifest.json'), 'utf8'));
-const [a, b, c] = await Promise.all([loadTrustStore(join(DATA, 'roots')), loadTrustStore(join(DATA, 'pyhanko/ca')), loadTrustStore(join(DATA, 'dss'))]);
-const trustStore = { roots: [...a.roots, ...b.roots.filter((x) => x.subject.isEqual(x.issuer)), ...c.roots], source: 'testdata' };
+const stores = corpusTrustStores(DATA);
+const trustStore = stores.corpus;
 
 const rows: string[] = [];
 const oursMs: number[] = [];
 const sigMs: number[] = [];
 const disagreements: string[] = [];
 let agree = 0;
+// grouped by reason: reason => files
+const trustDiffs = new Map<string, string[]>();
+const trustNotes = new Map<string, string[]>();
+const group = (m: Map<string, string[]>, k: string, f: string) => m.set(k, [...(m.get(k) ?? []), f]);
+const groups = (m: Map<string, string[]>) => [...m].map(([k, fs]) => `- ${fs.map((f) => `\`${f}\``).join(', ')}: ${k}`).join('\n');
+const trustTally = { agree: 0, stated: 0, asserted: 0, implied: 0, unstated: 0, store: 0, checked: 0, semantics: 0, unexplained: 0, ownStore: 0 };
+const yn = (xs: boolean[]) => (xs.length === 0 ? '—' : xs.every((x) => x) ? 'yes' : xs.every((x) => !x) ? 'no' : xs.map((x) => (x ? 'yes' : 'no')).join(', '));
 for (const e of manifest) {
   const pdf = new Uint8Array(readFileSync(join(DATA, e.file)));
   let r: PdfSignatureResult | null = null;
@@ -116,13 +125,46 @@ for (const e of manifest) {
   const ok = ours(r!) === p!.integrity;
   if (ok) agree++;
   else disagreements.push(e.file);
-  rows.push(`| ${e.file} | ${r!.status} | ${p!.text} | ${ok ? 'yes' : '**no**'} | ${mine.toFixed(1)} | ${theirs.toFixed(1)} |`);
+  // trust: corpus anchors, at the time the source test validates at (else the signing time); untimed
+  const src = SOURCE_TRUST[e.file];
+  if (!src) throw new Error(`no source trust statement for ${e.file}`);
+  const at = src.at ? new Date(src.at) : undefined;
+  const t = await verifyPdfSignatures(pdf, { trustStore, at });
+  const got = trustOf(t, src.covers);
+  let trustOk = '—';
+  if (src.trusted === null) trustTally.unstated++;
+  else {
+    trustTally.stated++;
+    trustTally[src.how!]++;
+    const same = got.length > 0 && got.every((x) => x === src.trusted);
+    // the same file with the source's own trust store (stand-in where the corpus lacks it)
+    const own = trustOf(await verifyPdfSignatures(pdf, { trustStore: stores[src.store!], at }), src.covers);
+    const ownSame = own.length > 0 && own.every((x) => x === src.trusted);
+    if (ownSame) trustTally.ownStore++;
+    trustOk = same ? 'yes' : '**no**';
+    if (same) trustTally.agree++;
+    else {
+      const d = TRUST_DIFFERENCES[e.file];
+      let check = '';
+      if (d?.kind === 'store') {
+        trustTally.store++;
+        if (ownSame) trustTally.checked++;
+        check = ownSame ? ' (checked: with the source\'s store Cotejo agrees)' : ' (**not confirmed** with the source\'s store)';
+      } else if (d) trustTally.semantics++;
+      else trustTally.unexplained++;
+      group(trustDiffs, `Cotejo trusted: ${yn(got)}; source: ${src.says} — ${d ? d.reason + check : 'UNEXPLAINED'}`, e.file);
+    }
+  }
+  if (TRUST_NOTES[e.file]) group(trustNotes, TRUST_NOTES[e.file], e.file);
+  const atCell = src.at ? src.at.slice(0, 10) : 'signing time';
+  const srcCell = src.trusted === null ? 'not stated' : `${src.trusted ? 'trusted' : 'not trusted'} (${src.how})${src.covers ? ` [sig ${src.covers.map((i) => i + 1).join(', ')}]` : ''}`;
+  rows.push(`| ${e.file} | ${r!.status} | ${p!.text} | ${ok ? 'yes' : '**no**'} | ${yn(got)} | ${atCell} | ${srcCell} | ${trustOk} | ${mine.toFixed(1)} | ${theirs.toFixed(1)} |`);
 }
 
 const cpu = (readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) ?? [])[1] ?? 'unknown';
 const o = stats(oursMs);
 const s = stats(sigMs);
-const md = `# PDF signatures: Cotejo vs poppler pdfsig
+const md = `# PDF signatures: Cotejo vs poppler pdfsig, and trust vs the corpus's sources
 
 Generated by \`node bench/pdf-signatures.ts\` (${RUNS} runs per file, median per file).
 
@@ -132,27 +174,54 @@ Comparison axis: **integrity** (pdfsig has no notion of permitted vs disallowed 
 was run with \`-nocert\`, its NSS store not holding the corpus roots). Cotejo \`valid\`, \`untrusted\` and
 \`modified\` count as "intact" (the signed bytes verify), \`invalid\` as invalid, \`missing\` as missing.
 pdfsig "Signature is Valid." on every signature = intact; any other validation message = invalid;
-"does not contain any signatures" / "not signed" = missing. Cotejo trust store: all roots of the testdata,
-validation at the signing time. Files Cotejo reports \`modified\` count as intact on this axis;
+"does not contain any signatures" / "not signed" = missing. Cotejo trust store: the corpus's published
+anchors (${trustStore.source}), validation at the signing time. Files Cotejo reports \`modified\` count as intact on this axis;
 pdfsig shows them as valid but "not total document signed", since it does not tell permitted
 incremental updates (form filling, annotations, DSS, time-stamps) from disallowed ones. Times: Cotejo is
 measured in-process (first file includes module warm-up); pdfsig includes process start-up.
 
-**Agreement: ${agree}/${manifest.length}.**
+Second axis: **trust** (no pdfsig column: it ran with \`-nocert\`). "Cotejo trusted" is \`trusted\` of each approval
+signature (signing order; document time-stamps left out) with the same store of corpus anchors, validated at the
+time the source test validates at ("trust at": pyHanko's \`@freeze_time\`; else the signing time, Cotejo's default,
+which for DSS stands in for its current-time validation with the time-stamp as proof of existence). "Source trust"
+is what the source project states for that file (bench/lib/pdf-signature-trust.ts, transcribed from its tests):
+*asserted* by a test, or *implied* by its purpose (pyHanko's \`val_untrusted\`, which validates with no trust root;
+DSS1469Test, whose one anchor is the point); "[sig 1]" when the statement is about the first signature only. A test
+that merely runs with an empty store and asserts something else (DSS's defaults, pyHanko's diff-analysis tests)
+states nothing about trust. Caveat on the store: roots/ is every self-signed certificate the collector found in
+the corpus's CMS, so it also holds self-signed *signer* certificates (node-signpdf, "Lord Testerino", "Firstname
+Lastname"), which makes those signatures trusted here; no source states them trusted. The same agreement is asserted in test/unit/validators/pdf-signatures.test.ts.
+
+**Integrity agreement with pdfsig: ${agree}/${manifest.length}.**
+
+**Trust agreement with the sources: ${trustTally.agree}/${trustTally.stated}** where the source states trust
+(${trustTally.asserted} asserted, ${trustTally.implied} implied); ${trustTally.unstated} files where it does not.
+Of the ${trustTally.stated - trustTally.agree} differences, ${trustTally.store} come from the trust store alone (${trustTally.checked} checked:
+with the source's own store Cotejo agrees), ${trustTally.semantics} from what "trusted" means${trustTally.unexplained ? `, **${trustTally.unexplained} unexplained**` : ''}.
+With each source's own trust store (as far as the corpus holds it) and time: **${trustTally.ownStore}/${trustTally.stated}**.
 
 | | mean ms | median ms | max ms |
 |---|---|---|---|
 | Cotejo (in-process, per file) | ${o.mean.toFixed(1)} | ${o.median.toFixed(1)} | ${o.max.toFixed(1)} |
 | pdfsig (process spawn included) | ${s.mean.toFixed(1)} | ${s.median.toFixed(1)} | ${s.max.toFixed(1)} |
 
-| file | Cotejo status | pdfsig | agree | Cotejo ms | pdfsig ms |
-|---|---|---|---|---|---|
+| file | Cotejo status | pdfsig | agree | Cotejo trusted | trust at | source trust | trust agree | Cotejo ms | pdfsig ms |
+|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 ## Disagreements
 
 ${disagreements.map((f) => `- \`${f}\`: ${EXPLAIN[f] ?? 'UNEXPLAINED'}`).join('\n')}
+
+## Trust differences (sources)
+
+${groups(trustDiffs) || 'None.'}
+
+## Trust notes
+
+${groups(trustNotes) || 'None.'}
 `;
 writeFileSync(OUT, md);
 console.log(`agreement ${agree}/${manifest.length}; disagreements: ${disagreements.join(', ')}`);
+console.log(`trust agreement ${trustTally.agree}/${trustTally.stated} (${trustTally.unstated} not stated); differences: ${[...trustDiffs.values()].flat().join(', ')}`);
 console.log(`ours mean ${o.mean.toFixed(1)} median ${o.median.toFixed(1)}; pdfsig mean ${s.mean.toFixed(1)} median ${s.median.toFixed(1)}`);

@@ -10,6 +10,7 @@ import {
   type PdfSignatureResult,
   type TrustStore,
 } from '../../../server/src/validators/pdf-signature/index.ts';
+import { corpusTrustStores, SOURCE_TRUST, TRUST_DIFFERENCES, trustOf } from '../../../bench/lib/pdf-signature-trust.ts';
 
 const DATA = join(import.meta.dirname, '../../../../shared/testdata/pdf-signatures');
 
@@ -211,5 +212,64 @@ describe('PAdES verification over the shared corpus', () => {
     for (const e of manifest.filter((x) => /attack|shadow|spoofing/.test(x.verdict))) {
       expect(['modified', 'invalid'], e.file).toContain(results.get(e.file)!.status);
     }
+  });
+});
+
+// Trust (`trusted` per approval signature) against what each source states about trust for its own files.
+// The statements, the trust stores and the deliberate differences (each with its reason) are in
+// bench/lib/pdf-signature-trust.ts, shared with bench/pdf-signatures.ts, whose results table shows the same
+// agreement. Cotejo's store: the corpus's published anchors (roots/*.pem + dss/doc-firmado.trust-anchor.pem);
+// validation time: the source test's frozen time, else the signing time.
+describe('PAdES trust over the shared corpus, against what each source states', () => {
+  const manifest: Array<{ file: string }> = JSON.parse(readFileSync(join(DATA, 'manifest.json'), 'utf8'));
+  const stated = Object.entries(SOURCE_TRUST)
+    .filter(([, s]) => s.trusted !== null)
+    .map(([f]) => f)
+    .sort();
+  const stores = corpusTrustStores(DATA);
+  const withCorpus = new Map<string, boolean[]>();
+  const withSourceStore = new Map<string, boolean[]>();
+
+  beforeAll(async () => {
+    for (const file of stated) {
+      const src = SOURCE_TRUST[file];
+      const pdf = new Uint8Array(readFileSync(join(DATA, file)));
+      const at = src.at ? new Date(src.at) : undefined;
+      withCorpus.set(file, trustOf(await verifyPdfSignatures(pdf, { trustStore: stores.corpus, at }), src.covers));
+      withSourceStore.set(file, trustOf(await verifyPdfSignatures(pdf, { trustStore: stores[src.store!], at }), src.covers));
+    }
+  }, 120_000);
+
+  it('has a trust statement for every manifest entry, and stores built from the corpus', () => {
+    expect(Object.keys(SOURCE_TRUST).sort()).toEqual(manifest.map((e) => e.file).sort());
+    expect(stated.length).toBe(18);
+    for (const f of stated) expect(SOURCE_TRUST[f].how, f).toMatch(/^(asserted|implied)$/);
+    expect(stores.corpus.roots.length).toBe(21); // 20 roots/*.pem + the DSS1469 anchor
+    expect(stores['pyhanko-ca'].roots.length).toBe(7);
+    expect(stores['dss-anchor'].roots.length).toBe(1);
+    expect(Object.keys(TRUST_DIFFERENCES).every((f) => stated.includes(f))).toBe(true);
+  });
+
+  it.each(stated)('trust: %s', (file) => {
+    const src = SOURCE_TRUST[file];
+    const got = withCorpus.get(file)!;
+    expect(got.length, 'signatures the statement covers').toBeGreaterThan(0);
+    const diff = TRUST_DIFFERENCES[file];
+    if (diff) expect(got.every((x) => x === src.trusted), `listed as a deliberate difference: ${diff.reason}`).toBe(false);
+    else expect(got, src.says).toEqual(got.map(() => src.trusted));
+  });
+
+  it('differs from the sources only where listed, and agrees with each source\'s own store except on meaning', () => {
+    const differing = stated.filter((f) => !withCorpus.get(f)!.every((x) => x === SOURCE_TRUST[f].trusted));
+    expect(differing).toEqual(Object.keys(TRUST_DIFFERENCES).sort());
+    for (const d of Object.values(TRUST_DIFFERENCES)) expect(d.reason.length).toBeGreaterThan(40);
+    // with the store the source test used (stand-in where the corpus lacks it), only `semantics` differences remain
+    const differingOwn = stated.filter((f) => !withSourceStore.get(f)!.every((x) => x === SOURCE_TRUST[f].trusted));
+    expect(differingOwn).toEqual(Object.keys(TRUST_DIFFERENCES).filter((f) => TRUST_DIFFERENCES[f].kind === 'semantics').sort());
+    const kinds = Object.values(TRUST_DIFFERENCES).map((d) => d.kind);
+    console.log(
+      `PAdES corpus trust: ${stated.length - differing.length}/${stated.length} agree where the source states trust; ` +
+        `${kinds.filter((k) => k === 'store').length} differences from the trust store alone, ${kinds.filter((k) => k === 'semantics').length} of meaning`,
+    );
   });
 });
