@@ -542,7 +542,7 @@ export interface components {
          * @description Reason code. Known values are listed; the set also includes the code of any failing
          *     deterministic validator, so any string may appear.
          */
-        ReasonCode: ("type_match" | "type_mismatch" | "type_unknown" | "not_expired" | "max_age_days" | "age" | "min_age_years" | "max_age_years" | "holder" | "required_field_missing" | "require_signature" | "require_stamp" | "expected_amount" | "expected_iban" | "expected_reference" | "not_fit_for_sport" | "has_records" | "low_quality" | "low_confidence" | "signature_valid" | "signature_invalid" | "signature_missing" | "document_modified_after_signing" | "untrusted_signer" | "edited_suspected" | "i9_list") | string;
+        ReasonCode: ("type_match" | "type_mismatch" | "type_unknown" | "not_expired" | "max_age_days" | "age" | "min_age_years" | "max_age_years" | "holder" | "required_field_missing" | "require_signature" | "require_stamp" | "expected_amount" | "expected_iban" | "expected_reference" | "not_fit_for_sport" | "has_records" | "low_quality" | "low_confidence" | "signature_valid" | "signature_invalid" | "signature_missing" | "document_modified_after_signing" | "untrusted_signer" | "revoked" | "revocation_unknown" | "edited_suspected" | "i9_list") | string;
         /**
          * @description Severity of a reason.
          * @enum {string}

@@ -19,6 +19,17 @@ export interface Config {
   trustDir: string;
   /** COTEJO_TRUSTED_LISTS_DIR: lotl.xml, lotl-signers/*.pem and <territory>.xml (docs/pdf-signatures.md, "Trusted lists"). */
   trustedListsDir: string | undefined;
+  /** COTEJO_TRUSTED_LISTS_URL: where the EU List of Trusted Lists is fetched from. */
+  trustedListsUrl: string;
+  /** COTEJO_TRUSTED_LISTS_TERRITORIES: the national lists fetched and used (`EL` for Greece); null: all. */
+  trustedListsTerritories: ReadonlySet<string> | null;
+  /** COTEJO_TRUSTED_LISTS_REFRESH: how often the lists are fetched again, in ms; null: never (`off`). */
+  trustedListsRefreshMs: number | null;
+  /**
+   * COTEJO_REVOCATION_CHECK (docs/pdf-signatures.md, "Revocation"): `online` (default: evidence embedded in the PDF,
+   * then OCSP/CRL over the network), `embedded` (no network: air-gapped sites) or `off` (not checked).
+   */
+  revocationCheck: 'online' | 'embedded' | 'off';
   /** Local readers of live mode (docs/live-mode.md); none left means live keys get 503 live_mode_unavailable. */
   liveReaders: ReadonlySet<LocalReaderName>;
   /** tesseract languages of page OCR. */
@@ -261,6 +272,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!isDir) problems.push(`COTEJO_TRUSTED_LISTS_DIR must be an existing directory (got "${env.COTEJO_TRUSTED_LISTS_DIR.slice(0, 200)}")`);
   }
 
+  const trustedListsUrl = loadTrustedListsUrl(env.COTEJO_TRUSTED_LISTS_URL, problems);
+  const trustedListsTerritories = loadTerritories(env.COTEJO_TRUSTED_LISTS_TERRITORIES, problems);
+  const trustedListsRefreshMs = loadRefreshInterval(env.COTEJO_TRUSTED_LISTS_REFRESH, problems);
+
+  let revocationCheck: Config['revocationCheck'] = 'online';
+  const revocation = env.COTEJO_REVOCATION_CHECK?.trim().toLowerCase() ?? '';
+  if (revocation === 'online' || revocation === 'embedded' || revocation === 'off') revocationCheck = revocation;
+  else if (revocation !== '') problems.push(`COTEJO_REVOCATION_CHECK must be online, embedded or off (got "${(env.COTEJO_REVOCATION_CHECK ?? '').slice(0, 60)}")`);
+
   const liveReaders = new Set(parseList('COTEJO_LIVE_READERS', env.COTEJO_LIVE_READERS, LOCAL_READERS, problems));
   const ocrLanguages = parseList('COTEJO_OCR_LANGUAGES', env.COTEJO_OCR_LANGUAGES, OCR_LANGUAGES, problems);
   if (liveReaders.has('ocr') && ocrLanguages.length === 0) problems.push('COTEJO_OCR_LANGUAGES cannot be "none" while COTEJO_LIVE_READERS includes ocr');
@@ -297,7 +317,66 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const worker = env.COTEJO_WORKER === undefined || env.COTEJO_WORKER === '' ? true : parseBool('COTEJO_WORKER', env.COTEJO_WORKER, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker };
+  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, trustedListsUrl, trustedListsTerritories, trustedListsRefreshMs, revocationCheck, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker };
+}
+
+export const DEFAULT_TRUSTED_LISTS_URL = 'https://ec.europa.eu/tools/lotl/eu-lotl.xml';
+export const DEFAULT_TRUSTED_LISTS_REFRESH_MS = 24 * 3_600_000;
+const MIN_TRUSTED_LISTS_REFRESH_MS = 5 * 60_000;
+const MAX_TRUSTED_LISTS_REFRESH_MS = 30 * 24 * 3_600_000;
+
+/**
+ * How old trusted-list data may be before `signature.trust_anchor` shows its date (`listedLabel`): the refresh
+ * interval, or 24 h when refresh is off.
+ */
+export function trustedListsStaleAfterMs(config: Pick<Config, 'trustedListsRefreshMs'>): number {
+  return config.trustedListsRefreshMs ?? DEFAULT_TRUSTED_LISTS_REFRESH_MS;
+}
+
+/** COTEJO_TRUSTED_LISTS_URL: an http(s) URL without user or password; default the Commission's LOTL. */
+function loadTrustedListsUrl(raw: string | undefined, problems: string[]): string {
+  const text = raw?.trim() ?? '';
+  if (text === '') return DEFAULT_TRUSTED_LISTS_URL;
+  let u: URL | null = null;
+  try {
+    u = new URL(text);
+  } catch {
+    u = null;
+  }
+  if (u && (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '') return u.toString();
+  // A URL with a user or password is not repeated: it may hold a secret.
+  const got = u && (u.username !== '' || u.password !== '') ? 'a URL with a user or password' : `"${text.slice(0, 200)}"`;
+  problems.push(`COTEJO_TRUSTED_LISTS_URL must be an http(s) URL without user or password (got ${got})`);
+  return DEFAULT_TRUSTED_LISTS_URL;
+}
+
+/** COTEJO_TRUSTED_LISTS_TERRITORIES: comma-separated two-letter scheme territories (GR is taken as EL); empty or `all`: all. */
+function loadTerritories(raw: string | undefined, problems: string[]): ReadonlySet<string> | null {
+  const text = raw?.trim() ?? '';
+  if (text === '' || text.toLowerCase() === 'all') return null;
+  const entries = text.split(',').map((e) => e.trim().toUpperCase()).filter((e) => e !== '');
+  const bad = entries.filter((e) => !/^[A-Z]{2}$/.test(e) || e === 'EU');
+  if (bad.length > 0 || entries.length === 0) {
+    problems.push(
+      `COTEJO_TRUSTED_LISTS_TERRITORIES must be all or a comma-separated list of two-letter territories such as ES,PT,FR (the LOTL is always read)${bad.length > 0 ? `; not understood: ${bad.map((b) => `"${b.slice(0, 20)}"`).join(', ')}` : ''}`,
+    );
+    return null;
+  }
+  return new Set(entries.map((e) => (e === 'GR' ? 'EL' : e)));
+}
+
+/** COTEJO_TRUSTED_LISTS_REFRESH: `off`, or an interval such as 24h, 6h, 30m or 7d (5 minutes to 30 days); default 24h. */
+function loadRefreshInterval(raw: string | undefined, problems: string[]): number | null {
+  const text = raw?.trim().toLowerCase() ?? '';
+  if (text === '') return DEFAULT_TRUSTED_LISTS_REFRESH_MS;
+  if (text === 'off') return null;
+  const m = /^(\d{1,6})\s*(m|min|h|d)$/.exec(text);
+  const ms = m ? Number(m[1]) * (m[2] === 'd' ? 24 * 3_600_000 : m[2] === 'h' ? 3_600_000 : 60_000) : NaN;
+  if (!(ms >= MIN_TRUSTED_LISTS_REFRESH_MS && ms <= MAX_TRUSTED_LISTS_REFRESH_MS)) {
+    problems.push(`COTEJO_TRUSTED_LISTS_REFRESH must be off or an interval from 5m to 30d such as 24h, 6h or 30m (got "${(raw ?? '').slice(0, 40)}")`);
+    return DEFAULT_TRUSTED_LISTS_REFRESH_MS;
+  }
+  return ms;
 }
 
 /**

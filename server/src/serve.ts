@@ -54,6 +54,9 @@ async function main(): Promise<void> {
   }
   // With COTEJO_WORKER=false this process serves HTTP only; the processes that run a worker do the background work.
   const worker = config.worker ? startWorker(services) : null;
+  // EU trusted lists: the processes that run the worker take the refresh when due (one per interval across the
+  // database); every process picks up what another stored (docs/pdf-signatures.md, "Trusted lists").
+  const trustedLists = services.trustedLists?.start({ fetch: config.worker }) ?? null;
 
   // Signals are handled before the banner is out: whoever waits for the banner may stop the server at once.
   let stopping = false;
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
       // Synchronous analyses that answered 202 finish their reading first (the force timer bounds the wait).
       await Promise.allSettled([...services.inflight]);
       await worker?.stop();
+      await trustedLists?.stop();
       await services.database.close();
       logger.info('stopped');
       process.exit(0);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { trustedListsStaleAfterMs, type Config } from './config.ts';
 import { migrateToLatest, openDatabase, type Database, type OpenOptions } from './db/database.ts';
 import { getOrCreateSetting } from './db/settings.ts';
 import type { Services } from './http/context.ts';
@@ -14,8 +14,9 @@ import { testModeProvider } from './providers/test-mode/index.ts';
 import { LocalBlobStore } from './storage/blob-store.ts';
 import { S3BlobStore } from './storage/s3-blob-store.ts';
 import { UrlSigner } from './storage/signed-urls.ts';
-import { loadTrustStore } from './validators/pdf-signature/index.ts';
-import { loadTrustedLists } from './validators/pdf-signature/trusted-lists.ts';
+import { RevocationFetcher } from './domain/trust/revocation-fetcher.ts';
+import { loadTrustStore, type TrustStore } from './validators/pdf-signature/index.ts';
+import { TrustedLists } from './domain/trust/trusted-list-refresh.ts';
 
 /**
  * Opens the database the configuration names (PGlite under the data dir, or PostgreSQL), migrates it,
@@ -38,6 +39,10 @@ export async function openServices(
     await database.close();
     throw err;
   }
+  // PAdES trust: COTEJO_TRUST_DIR's roots, and the EU trusted lists (seed directories and the database; refreshed
+  // by serve.ts's TrustedLists.start, which replaces trustStore.listed).
+  const trustStore: TrustStore = { ...(await loadTrustStore(config.trustDir)), listed: [], listedStaleAfterMs: trustedListsStaleAfterMs(config) };
+  const trustedLists = await TrustedLists.open({ db: database.db, clock, config, logger, trustStore });
   // One signing secret for every process sharing the database, unless the operator sets one.
   const secret = config.signingSecret ?? (await getOrCreateSetting(database.db, 'url_signing_secret', () => crypto.randomBytes(32).toString('base64url')));
   return {
@@ -57,10 +62,9 @@ export async function openServices(
         logger,
       }),
     },
-    trustStore: {
-      ...(await loadTrustStore(config.trustDir)),
-      listed: config.trustedListsDir ? await loadTrustedLists(config.trustedListsDir, (msg) => logger.warn(msg)) : [],
-    },
+    trustStore,
+    trustedLists,
+    revocationFetcher: config.revocationCheck === 'online' ? new RevocationFetcher({ allowPrivate: config.allowPrivateUrls, clock }) : undefined,
     inflight: new Set(),
     // One registry per Services: tests run several apps in one process, each with its own counts.
     metrics: new Metrics(),

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/src/config.ts';
+import { ConfigError, loadConfig, trustedListsStaleAfterMs } from '../../server/src/config.ts';
 
 describe('loadConfig', () => {
   it('has working defaults for a fresh machine', () => {
@@ -34,6 +34,34 @@ describe('loadConfig', () => {
     expect(loadConfig({ COTEJO_TRUSTED_LISTS_DIR: import.meta.dirname }).trustedListsDir).toBe(path.resolve(import.meta.dirname));
     expect(() => loadConfig({ COTEJO_TRUSTED_LISTS_DIR: '/nonexistent/cotejo-tl' })).toThrow('COTEJO_TRUSTED_LISTS_DIR must be an existing directory');
     expect(() => loadConfig({ COTEJO_TRUSTED_LISTS_DIR: import.meta.filename })).toThrow('COTEJO_TRUSTED_LISTS_DIR must be an existing directory');
+  });
+
+  it('COTEJO_TRUSTED_LISTS_URL, _TERRITORIES and _REFRESH: defaults, accepted forms, and one line naming the variable', () => {
+    const d = loadConfig({});
+    expect([d.trustedListsUrl, d.trustedListsTerritories, d.trustedListsRefreshMs]).toEqual(['https://ec.europa.eu/tools/lotl/eu-lotl.xml', null, 24 * 3_600_000]);
+    const c = loadConfig({ COTEJO_TRUSTED_LISTS_URL: 'http://mirror.example/lotl.xml', COTEJO_TRUSTED_LISTS_TERRITORIES: ' es, pt ,GR', COTEJO_TRUSTED_LISTS_REFRESH: '6h' });
+    expect([c.trustedListsUrl, [...c.trustedListsTerritories!], c.trustedListsRefreshMs]).toEqual(['http://mirror.example/lotl.xml', ['ES', 'PT', 'EL'], 6 * 3_600_000]);
+    expect(loadConfig({ COTEJO_TRUSTED_LISTS_REFRESH: '30m' }).trustedListsRefreshMs).toBe(30 * 60_000);
+    expect(loadConfig({ COTEJO_TRUSTED_LISTS_REFRESH: '7d' }).trustedListsRefreshMs).toBe(7 * 24 * 3_600_000);
+    expect(loadConfig({ COTEJO_TRUSTED_LISTS_REFRESH: 'OFF' }).trustedListsRefreshMs).toBeNull();
+    expect(loadConfig({ COTEJO_TRUSTED_LISTS_TERRITORIES: 'all' }).trustedListsTerritories).toBeNull();
+    expect(trustedListsStaleAfterMs(loadConfig({ COTEJO_TRUSTED_LISTS_REFRESH: '6h' }))).toBe(6 * 3_600_000);
+    expect(trustedListsStaleAfterMs(loadConfig({ COTEJO_TRUSTED_LISTS_REFRESH: 'off' }))).toBe(24 * 3_600_000);
+    for (const bad of ['4m', '0h', '31d', '24', 'daily', '-1h']) {
+      expect(() => loadConfig({ COTEJO_TRUSTED_LISTS_REFRESH: bad })).toThrow(`COTEJO_TRUSTED_LISTS_REFRESH must be off or an interval from 5m to 30d such as 24h, 6h or 30m (got "${bad}")`);
+    }
+    expect(() => loadConfig({ COTEJO_TRUSTED_LISTS_TERRITORIES: 'ES,Spain,EU' })).toThrow('COTEJO_TRUSTED_LISTS_TERRITORIES must be all or a comma-separated list of two-letter territories such as ES,PT,FR (the LOTL is always read); not understood: "SPAIN", "EU"');
+    for (const bad of ['ftp://x.example/lotl.xml', 'https://user:pw@x.example/lotl.xml', 'not a url']) {
+      expect(() => loadConfig({ COTEJO_TRUSTED_LISTS_URL: bad })).toThrow('COTEJO_TRUSTED_LISTS_URL must be an http(s) URL without user or password');
+    }
+    expect(() => loadConfig({ COTEJO_TRUSTED_LISTS_URL: 'https://user:pw@x.example/lotl.xml' })).toThrow(/\(got a URL with a user or password\)$/);
+  });
+
+  it('COTEJO_REVOCATION_CHECK: online by default; embedded or off; anything else is refused', () => {
+    expect(loadConfig({}).revocationCheck).toBe('online');
+    expect(loadConfig({ COTEJO_REVOCATION_CHECK: 'embedded' }).revocationCheck).toBe('embedded');
+    expect(loadConfig({ COTEJO_REVOCATION_CHECK: ' OFF ' }).revocationCheck).toBe('off');
+    expect(() => loadConfig({ COTEJO_REVOCATION_CHECK: 'sometimes' })).toThrow('COTEJO_REVOCATION_CHECK must be online, embedded or off (got "sometimes")');
   });
 
   it('COTEJO_WORKER: a worker by default; false serves HTTP only; anything else is refused', () => {

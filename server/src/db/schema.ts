@@ -313,6 +313,9 @@ export interface DB {
   dashboard_sessions: DashboardSessionsTable;
   member_invitations: MemberInvitationsTable;
   dashboard_sign_in_addresses: DashboardSignInAddressesTable;
+  // #20 trusted lists tables (below this line)
+  trusted_lists: TrustedListsTable;
+  trusted_list_refresh: TrustedListRefreshTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -538,3 +541,28 @@ export interface DashboardSignInAddressesTable {
 export type MemberRow = Selectable<MembersTable>;
 export type DashboardSessionRow = Selectable<DashboardSessionsTable>;
 export type MemberInvitationRow = Selectable<MemberInvitationsTable>;
+
+/** #20: the newest verified copy of each EU trusted list (`EU`: the LOTL), shared by every process; verified again when read. */
+export interface TrustedListsTable {
+  territory: string;
+  /** The signed XML as fetched. */
+  xml: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  /** SHA-256 (hex) of `xml`. */
+  sha256: string;
+  /** TSLSequenceNumber. */
+  sequence: number | null;
+  issued_at: Timestamp;
+  next_update: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  source_url: string;
+  /** When this copy was last fetched from `source_url`. */
+  fetched_at: Timestamp;
+}
+
+/** #20: when the next trusted-list refresh is due (one row, `lotl`); taken with a conditional UPDATE. */
+export interface TrustedListRefreshTable {
+  name: string;
+  due_at: Timestamp;
+  claimed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+}

@@ -7,6 +7,8 @@ import type { AccountRow, DB } from '../db/schema.ts';
 import type { Provider } from '../providers/types.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { UrlSigner } from '../storage/signed-urls.ts';
+import type { RevocationFetcher } from '../domain/trust/revocation-fetcher.ts';
+import type { TrustedLists } from '../domain/trust/trusted-list-refresh.ts';
 import type { TrustStore } from '../validators/pdf-signature/index.ts';
 import type { ParsedBody } from './body.ts';
 import type { Metrics } from './metrics.ts';
@@ -22,8 +24,12 @@ export interface Services {
   signer: UrlSigner;
   /** Who reads documents: test mode's simulated reader, and live mode's providers when configured (else null). */
   providers: { test: Provider; live: Provider | null };
-  /** Roots trusted for PAdES signatures (COTEJO_TRUST_DIR). */
+  /** Roots trusted for PAdES signatures (COTEJO_TRUST_DIR) and the EU trusted lists' anchors (`listed`). */
   trustStore: TrustStore;
+  /** The EU trusted lists behind `trustStore.listed`: their refresh and pick-up (domain/trust/trusted-list-refresh.ts). */
+  trustedLists?: TrustedLists;
+  /** Online OCSP/CRL look-ups for PAdES revocation checks (COTEJO_REVOCATION_CHECK=online), with their per-process cache. */
+  revocationFetcher?: RevocationFetcher;
   /** Set when the process begins to shut down: GET /readyz answers 503 so load balancers stop sending work. */
   stopping?: boolean;
   /** Work that outlived its request (a synchronous analysis past its wait): shutdown waits for it. */

@@ -1,109 +1,22 @@
 // EU trusted lists: a LOTL and a national list written and signed here (RSA and ECDSA P-256), never
 // fetched. Verification against pinned signers, refusals, status history and the at-signing-time rule.
-import 'reflect-metadata'; // @peculiar/x509 (tsyringe) needs the Reflect metadata polyfill
 import { webcrypto } from 'node:crypto';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as x509 from '@peculiar/x509';
-import { SignedXml } from 'xml-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateChain } from '../../../server/src/validators/pdf-signature/chain.ts';
 import { parseCertificates, verifyPdfSignatures, type TrustStore } from '../../../server/src/validators/pdf-signature/index.ts';
 import {
   CA_QC,
-  ECDSA_ALGORITHMS,
   grantedAt,
+  listedLabel,
   loadTrustedLists,
   readTrustList,
   TrustListError,
+  TSA_QTST,
 } from '../../../server/src/validators/pdf-signature/trusted-lists.ts';
-
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
-const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
-const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-const GRANTED = 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted';
-const WITHDRAWN = 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/withdrawn';
-const ACCREDITED = 'http://uri.etsi.org/TrstSvc/Svcstatus/accredited';
-
-interface Party {
-  cert: x509.X509Certificate;
-  keys: CryptoKeyPair;
-  pem: string;
-  keyPem: string;
-  der: Uint8Array;
-}
-
-async function party(name: string, alg: typeof RSA | typeof EC, issuer?: Party, ca = true): Promise<Party> {
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const common = {
-    serialNumber: Math.floor(Math.random() * 1e9).toString(16).padStart(8, '1'),
-    notBefore: new Date('2010-01-01T00:00:00Z'),
-    notAfter: new Date('2040-01-01T00:00:00Z'),
-    signingAlgorithm: alg,
-    extensions: [new x509.BasicConstraintsExtension(ca, undefined, true), new x509.KeyUsagesExtension(ca ? x509.KeyUsageFlags.keyCertSign : x509.KeyUsageFlags.digitalSignature, true)],
-  };
-  const cert = issuer
-    ? await x509.X509CertificateGenerator.create({ ...common, subject: `CN=${name}`, issuer: issuer.cert.subject, publicKey: keys.publicKey, signingKey: issuer.keys.privateKey })
-    : await x509.X509CertificateGenerator.createSelfSigned({ ...common, name: `CN=${name}`, keys });
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
-  const keyPem = `-----BEGIN PRIVATE KEY-----\n${pkcs8.toString('base64').replace(/(.{64})/g, '$1\n')}\n-----END PRIVATE KEY-----\n`;
-  return { cert, keys, pem: cert.toString('pem'), keyPem, der: new Uint8Array(cert.rawData) };
-}
-
-const b64 = (p: Party) => Buffer.from(p.der).toString('base64');
-const sdi = (p: Party) => `<tsl:ServiceDigitalIdentity><tsl:DigitalId><tsl:X509Certificate>${b64(p)}</tsl:X509Certificate></tsl:DigitalId></tsl:ServiceDigitalIdentity>`;
-
-function listXml(territory: string, inner: { pointers?: string; tsps?: string; nextUpdate?: string }): string {
-  return (
-    `<?xml version="1.0" encoding="UTF-8"?>\n<tsl:TrustServiceStatusList xmlns:tsl="http://uri.etsi.org/02231/v2#" Id="tsl" TSLTag="http://uri.etsi.org/19612/TSLTag">` +
-    `<tsl:SchemeInformation><tsl:TSLVersionIdentifier>5</tsl:TSLVersionIdentifier><tsl:TSLSequenceNumber>42</tsl:TSLSequenceNumber>` +
-    `<tsl:SchemeTerritory>${territory}</tsl:SchemeTerritory><tsl:ListIssueDateTime>2026-01-01T00:00:00Z</tsl:ListIssueDateTime>` +
-    `<tsl:NextUpdate><tsl:dateTime>${inner.nextUpdate ?? '2099-01-01T00:00:00Z'}</tsl:dateTime></tsl:NextUpdate>` +
-    (inner.pointers ? `<tsl:PointersToOtherTSL>${inner.pointers}</tsl:PointersToOtherTSL>` : '') +
-    `</tsl:SchemeInformation>` +
-    (inner.tsps ? `<tsl:TrustServiceProviderList>${inner.tsps}</tsl:TrustServiceProviderList>` : '') +
-    `</tsl:TrustServiceStatusList>`
-  );
-}
-
-const pointer = (territory: string, signer: Party) =>
-  `<tsl:OtherTSLPointer><tsl:ServiceDigitalIdentities>${sdi(signer)}</tsl:ServiceDigitalIdentities><tsl:TSLLocation>https://tl.example/${territory}.xml</tsl:TSLLocation>` +
-  `<tsl:AdditionalInformation><tsl:OtherInformation><tsl:SchemeTerritory>${territory}</tsl:SchemeTerritory></tsl:OtherInformation></tsl:AdditionalInformation></tsl:OtherTSLPointer>`;
-
-function service(name: string, ca: Party, status: string, since: string, history: [string, string][] = [], type = CA_QC): string {
-  return (
-    `<tsl:TSPService><tsl:ServiceInformation><tsl:ServiceTypeIdentifier>${type}</tsl:ServiceTypeIdentifier>` +
-    `<tsl:ServiceName><tsl:Name xml:lang="en">${name}</tsl:Name></tsl:ServiceName>${sdi(ca)}` +
-    `<tsl:ServiceStatus>${status}</tsl:ServiceStatus><tsl:StatusStartingTime>${since}</tsl:StatusStartingTime></tsl:ServiceInformation>` +
-    (history.length
-      ? `<tsl:ServiceHistory>${history.map(([s, t]) => `<tsl:ServiceHistoryInstance><tsl:ServiceTypeIdentifier>${type}</tsl:ServiceTypeIdentifier><tsl:ServiceStatus>${s}</tsl:ServiceStatus><tsl:StatusStartingTime>${t}</tsl:StatusStartingTime></tsl:ServiceHistoryInstance>`).join('')}</tsl:ServiceHistory>`
-      : '') +
-    `</tsl:TSPService>`
-  );
-}
-const tsp = (name: string, services: string) =>
-  `<tsl:TrustServiceProvider><tsl:TSPInformation><tsl:TSPName><tsl:Name xml:lang="en">${name}</tsl:Name></tsl:TSPName></tsl:TSPInformation><tsl:TSPServices>${services}</tsl:TSPServices></tsl:TrustServiceProvider>`;
-
-function sign(xml: string, signer: Party, keyInfoCert: Party = signer): string {
-  const ec = signer.cert.publicKey.algorithm.name === 'ECDSA';
-  const sx = new SignedXml({
-    privateKey: signer.keyPem,
-    publicCert: keyInfoCert.pem,
-    signatureAlgorithm: ec ? 'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256' : 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-  });
-  Object.assign(sx.SignatureAlgorithms, ECDSA_ALGORITHMS);
-  sx.addReference({
-    xpath: '/*',
-    uri: '',
-    isEmptyUri: true,
-    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-  });
-  sx.computeSignature(xml, { location: { reference: '/*', action: 'append' } });
-  return sx.getSignedXml();
-}
+import { ACCREDITED, EC, GRANTED, listXml, party, pointer, RSA, service, sign, tsp, WITHDRAWN, type Party } from '../../support/trusted-lists.ts';
 
 let lotlSigner: Party; // RSA, pinned by the operator
 let esSigner: Party; // ECDSA P-256, announced by the LOTL for ES
@@ -214,6 +127,49 @@ describe('readTrustList', () => {
   });
 });
 
+describe('LOTL locations', () => {
+  it('records, per territory, the TSLLocation of the XML pointer only (not the PDF copy, not a pointer without MimeType)', () => {
+    const withPdf = sign(
+      listXml('EU', {
+        pointers:
+          pointer('ES', esSigner, 'https://tl.example/ES.pdf', 'application/pdf') +
+          pointer('ES', esSigner, 'https://tl.example/ES.xml') +
+          pointer('FR', stranger, 'https://tl.example/FR.xml', '') +
+          pointer('EU', lotlSigner, 'https://tl.example/eu-lotl.xml'),
+      }),
+      lotlSigner,
+    );
+    const l = readTrustList(withPdf, [lotlSigner.der]);
+    expect([...l.locations]).toEqual([
+      ['ES', 'https://tl.example/ES.xml'],
+      ['EU', 'https://tl.example/eu-lotl.xml'],
+    ]);
+    expect(l.pointers.get('ES')).toHaveLength(2); // both ES pointers name the signer
+    expect(l.signedBy).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('listedLabel', () => {
+  const DAY = 86_400_000;
+  const anchor = { label: 'EU trusted list ES: Granted CA service', listIssued: new Date('2026-08-21T09:00:00Z'), fetchedAt: null as Date | null };
+
+  it('a seed list (never fetched) older than the interval carries its issue date', () => {
+    expect(listedLabel(anchor, new Date('2026-08-21T20:00:00Z'), DAY)).toBe('EU trusted list ES: Granted CA service');
+    expect(listedLabel(anchor, new Date('2026-08-22T09:00:01Z'), DAY)).toBe('EU trusted list ES: Granted CA service (list of 2026-08-21, older than the refresh interval)');
+  });
+
+  it('a fetched list is as fresh as its last fetch, however old its issue date', () => {
+    const fetched = { ...anchor, fetchedAt: new Date('2026-11-24T06:00:00Z') };
+    expect(listedLabel(fetched, new Date('2026-11-24T18:00:00Z'), DAY)).toBe('EU trusted list ES: Granted CA service');
+    expect(listedLabel(fetched, new Date('2026-11-26T18:00:00Z'), DAY)).toBe('EU trusted list ES: Granted CA service (list fetched 2026-11-24, older than the refresh interval)');
+    expect(listedLabel(fetched, new Date('2026-11-26T18:00:00Z'), 7 * DAY)).toBe('EU trusted list ES: Granted CA service');
+  });
+
+  it('no date known: the label alone', () => {
+    expect(listedLabel({ ...anchor, listIssued: null }, new Date('2030-01-01T00:00:00Z'), DAY)).toBe('EU trusted list ES: Granted CA service');
+  });
+});
+
 describe('loadTrustedLists', () => {
   let dir: string;
   beforeAll(async () => {
@@ -229,7 +185,13 @@ describe('loadTrustedLists', () => {
   it('keeps the CA/QC services of verified lists as anchors and skips a failing list with one warning', async () => {
     const warnings: string[] = [];
     const anchors = await loadTrustedLists(dir, (m) => warnings.push(m));
-    expect(anchors.map((a) => a.label)).toEqual(['EU trusted list ES: Granted CA service', 'EU trusted list ES: Withdrawn CA service']);
+    // CA/QC services anchor signer chains; TSA/QTST ones are kept for time-stamp authorities (index.ts tells them apart).
+    expect(anchors.map((a) => [a.label, a.service.type])).toEqual([
+      ['EU trusted list ES: Granted CA service', CA_QC],
+      ['EU trusted list ES: Withdrawn CA service', CA_QC],
+      ['EU trusted list ES: Time-stamping', TSA_QTST],
+    ]);
+    expect(anchors.every((a) => a.listIssued?.toISOString() === '2026-01-01T00:00:00.000Z' && a.fetchedAt === null)).toBe(true);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^trusted lists: FR\.xml skipped: /);
   });
@@ -238,7 +200,7 @@ describe('loadTrustedLists', () => {
     const anchors = await loadTrustedLists(dir, () => {});
     const leaf = await party('Signer', EC, caWithdrawn, false);
     const [leafCert] = parseCertificates(leaf.der);
-    const rootsAt = (t: Date) => anchors.filter((a) => grantedAt(a.service, t)).map((a) => a.cert);
+    const rootsAt = (t: Date) => anchors.filter((a) => a.service.type === CA_QC && grantedAt(a.service, t)).map((a) => a.cert);
     const before = new Date('2020-01-01T00:00:00Z');
     const after = new Date('2025-01-01T00:00:00Z');
     expect(evaluateChain(leafCert, [], rootsAt(before), before).trusted).toBe(true);
@@ -346,5 +308,21 @@ describe('verifyPdfSignatures with trusted-list anchors', () => {
     // Without the lists, the same signature is untrusted: the anchor came from the list.
     const none = await verifyPdfSignatures(await signedPdf(leaf, [caWithdrawn], new Date('2020-03-01T10:00:00Z')), { trustStore: { roots: [], source: 'empty' } });
     expect(none.status).toBe('untrusted');
+  });
+
+  it('trust_anchor names the list date when the trust data is older than the refresh interval (judged at now)', async () => {
+    const listed = await loadTrustedLists(dir, () => {});
+    const issued = listed[0].listIssued!;
+    const trustStore: TrustStore = { roots: [], source: 'test', listed, listedStaleAfterMs: 24 * 3_600_000 };
+    const leaf = await party('Ana Signer', EC, caWithdrawn, false);
+    const pdf = await signedPdf(leaf, [caWithdrawn], new Date('2020-03-01T10:00:00Z'));
+    const at = new Date('2020-03-01T10:00:00Z');
+    const fresh = await verifyPdfSignatures(pdf, { trustStore, at, now: new Date(issued.getTime() + 3_600_000) });
+    expect(fresh.trust_anchor).toBe('EU trusted list ES: Withdrawn CA service');
+    const stale = await verifyPdfSignatures(pdf, { trustStore, at, now: new Date(issued.getTime() + 3 * 24 * 3_600_000) });
+    expect(stale.trust_anchor).toBe(`EU trusted list ES: Withdrawn CA service (list of ${issued.toISOString().slice(0, 10)}, older than the refresh interval)`);
+    expect(stale.status).toBe('valid');
+    // Without a `now` the library has no clock: the label as it is.
+    expect((await verifyPdfSignatures(pdf, { trustStore, at })).trust_anchor).toBe('EU trusted list ES: Withdrawn CA service');
   });
 });

@@ -15,6 +15,7 @@ import * as m0013 from './0013_verification_links.ts';
 import * as m0014 from './0014_shared_rate_limits.ts';
 import * as m0015 from './0015_dashboard.ts';
 import * as m0016 from './0016_webhook_attempts.ts';
+import * as m0017 from './0017_trusted_lists.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_shared_rate_limits': m0014,
   '0015_dashboard': m0015,
   '0016_webhook_attempts': m0016,
+  '0017_trusted_lists': m0017,
 };
 
 export const migrationProvider: MigrationProvider = {

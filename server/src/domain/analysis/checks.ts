@@ -308,6 +308,13 @@ export function runChecks(input: CheckInput): CheckOutcome {
     else if (signature.status === 'modified') reason('document_modified_after_signing', sev('warning'), 'document_modified_after_signing');
     else if (signature.status === 'untrusted') reason('untrusted_signer', sev('warning'), 'untrusted_signer');
     else if (strict || entry?.usually_signed) reason('signature_missing', sev('warning'), 'signature_missing');
+    // Revocation (docs/pdf-signatures.md, "Revocation"): revoked at or before the signing time makes the signature
+    // invalid; revoked after a time the signer only claims makes it untrusted (a person reviews it).
+    if (signature.reasons.includes('revoked')) {
+      if (signature.status === 'invalid') reason('revoked', 'error', 'revoked');
+      else reason('revoked', sev('warning'), 'revoked.after_claimed_time');
+    }
+    if (signature.reasons.includes('revocation_unknown')) reason('revocation_unknown', sev('warning'), 'revocation_unknown');
   } else if (strict) {
     reason('signature_missing', 'error', 'signature_missing');
   }

@@ -541,7 +541,12 @@ function readingInput(s: Services, row: Pick<AnalysisRow, 'file_name' | 'file_mi
 
 /** The columns of an analysis that completed with this reading: its result, its storage, and review if it enters it. */
 async function completedPatch(s: Services, row: AnalysisRow, options: NormalisedOptions, reading: Reading, bytes: Uint8Array): Promise<Partial<AnalysisRow>> {
-  const signature = row.file_mime === 'application/pdf' && row.kind === 'analysis' ? await verifyPdfSignatures(bytes, { trustStore: s.trustStore, at: s.clock.now() }) : null;
+  // Certificate validity at the proven (time-stamp) time when there is one, else now (long-term validation);
+  // revocation as COTEJO_REVOCATION_CHECK says (docs/pdf-signatures.md, "Revocation").
+  const signature =
+    row.file_mime === 'application/pdf' && row.kind === 'analysis'
+      ? await verifyPdfSignatures(bytes, { trustStore: s.trustStore, now: s.clock.now(), revocation: { mode: s.config.revocationCheck, fetch: s.revocationFetcher?.forAnalysis() } })
+      : null;
   const result = buildResult(s, row, options, reading, signature);
   // Entering human review (docs/reviews.md) is part of the same update, in the transaction that completes it.
   const review = await reviewOnFinish(s, row, options, (result.verdict as { status?: 'valid' | 'invalid' | 'review' } | null)?.status);

@@ -203,7 +203,7 @@ export interface SignerCheck {
   signatureOk: boolean;
   signerCert: pkijs.Certificate | null;
   signingTime: Date | null;
-  timestamp: { genTime: Date; ok: boolean; errors: string[]; tsaCert: pkijs.Certificate | null } | null;
+  timestamp: TimestampCheck | null;
   errors: string[];
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as pkijs from 'pkijs';
 import { analyzeChanges } from './changes.ts';
 import { evaluateChain } from './chain.ts';
-import { certName, parseCms, verifySigner, verifyTimestampToken, digest, type SignerCheck } from './cms.ts';
+import { certName, parseCms, verifySigner, verifyTimestampToken, digest, type ParsedCms, type SignerCheck, type TimestampCheck } from './cms.ts';
 import {
   PdfDocument,
   type PdfDict,
@@ -21,7 +21,8 @@ import {
   textOf,
 } from './pdf.ts';
 import { detectEditor } from './editors.ts';
-import { CA_QC, grantedAt, type ListedAnchor } from './trusted-lists.ts';
+import { checkRevocation, cmsRevocationEvidence, type RevocationEvidence, type RevocationOptions, type RevocationReport } from './revocation.ts';
+import { CA_QC, TSA_QTST, grantedAt, listedLabel, type ListedAnchor } from './trusted-lists.ts';
 
 export interface TrustStore {
   /** Trusted root (or explicitly trusted) certificates. */
@@ -30,6 +31,11 @@ export interface TrustStore {
   source: string;
   /** Anchors from EU trusted lists: each applies only when the signing time falls in a granted period. */
   listed?: ListedAnchor[];
+  /**
+   * Trust data older than this (the refresh interval) is named with its date in `trust_anchor` (`listedLabel`),
+   * judged at `now`; absent (or no `now`): labels as they are.
+   */
+  listedStaleAfterMs?: number;
 }
 
 export type PdfSignatureStatus = 'valid' | 'invalid' | 'missing' | 'untrusted' | 'modified';
@@ -52,6 +58,15 @@ export interface PdfSignatureDetail {
   signed_at: string | null;
   /** Where signed_at comes from: RFC 3161 time-stamp, CMS signing-time attribute or the dictionary's /M. */
   signed_at_source: 'timestamp' | 'signing_time' | 'pdf_m' | null;
+  /**
+   * A time proven by a trusted RFC 3161 time-stamp (verified, TSA chaining to a root or to a TSA/QTST service
+   * granted at its genTime): the signature existed then. Null when no trusted time-stamp covers it.
+   */
+  proof_time: string | null;
+  /** Where proof_time comes from: the signature's own time-stamp, or a document time-stamp (a later one; for a document time-stamp, itself). */
+  proof_source: 'signature_timestamp' | 'document_timestamp' | null;
+  /** Revocation of the signer's path (trusted approval signatures only; null when not checked). */
+  revocation: RevocationReport | null;
   trust_anchor: string | null;
   /** Disallowed changes were appended after the signed revision. */
   modified_after: boolean;
@@ -216,10 +231,61 @@ function fieldNames(doc: PdfDocument): Map<number, string> {
 
 interface Ctx {
   dssCerts: pkijs.Certificate[];
+  /** OCSP responses and CRLs of the DSS (and its VRI entries). */
+  dssEvidence: RevocationEvidence;
   doc: PdfDocument;
   trustStore: TrustStore;
   at?: Date;
+  now?: Date;
+  revocation: RevocationOptions;
+  /** Trusted document time-stamps seen so far: each proves every revision that ends before its /Contents. */
+  docTimestamps: { gapStart: number; time: Date }[];
 }
+
+/**
+ * The genTime of a verified RFC 3161 token whose TSA certificate chains (valid at genTime) to a root of the
+ * trust store or to a listed TSA/QTST service granted at genTime; else null. Only such a time is proven.
+ */
+function trustedTimestampTime(ctx: Ctx, ts: TimestampCheck | null): Date | null {
+  if (!ts?.ok || !ts.tsaCert) return null;
+  const chain = evaluateChain(ts.tsaCert, [...ts.cms.certs, ...ctx.dssCerts], tsaAnchors(ctx.trustStore, ts.genTime), ts.genTime);
+  return chain.trusted ? ts.genTime : null;
+}
+
+/**
+ * The proven time of a signature: its own trusted time-stamp (for a document time-stamp, itself), else the
+ * earliest trusted document time-stamp added later whose signed revision contains it (`signedEnd`: the end of
+ * its revision when its ByteRange is sound, else null).
+ */
+function provenTime(ctx: Ctx, ts: TimestampCheck | null, isDocTs: boolean, signedEnd: number | null): { time: Date; source: NonNullable<PdfSignatureDetail['proof_source']> } | null {
+  const own = trustedTimestampTime(ctx, ts);
+  if (own) return { time: own, source: isDocTs ? 'document_timestamp' : 'signature_timestamp' };
+  if (signedEnd === null) return null;
+  const later = ctx.docTimestamps.filter((t) => t.gapStart >= signedEnd).sort((a, b) => +a.time - +b.time)[0];
+  return later ? { time: later.time, source: 'document_timestamp' } : null;
+}
+
+/**
+ * Anchors for a chain judged at T: the roots, plus the listed CA/QC services granted at T (even if withdrawn
+ * since; without T a listed anchor cannot apply); for a document time-stamp, the listed TSA/QTST services instead.
+ */
+function signerAnchors(store: TrustStore, isDocTs: boolean, t: Date | null): pkijs.Certificate[] {
+  if (!t) return store.roots;
+  if (isDocTs) return tsaAnchors(store, t);
+  return [...store.roots, ...(store.listed ?? []).filter((a) => a.service.type === CA_QC && grantedAt(a.service, t)).map((a) => a.cert)];
+}
+
+function revocationErrors(report: RevocationReport): string[] {
+  return report.certificates
+    .filter((c) => c.status === 'revoked')
+    .map((c) => `revocation: certificate "${c.subject ?? c.serial}" revoked at ${c.revoked_at}${c.reason ? ` (${c.reason})` : ''} via ${c.origin} ${c.source?.toUpperCase()}; T = ${report.time} (${report.time_source})`);
+}
+
+function tsaAnchors(store: TrustStore, at: Date): pkijs.Certificate[] {
+  return [...store.roots, ...(store.listed ?? []).filter((a) => a.service.type === TSA_QTST && grantedAt(a.service, at)).map((a) => a.cert)];
+}
+
+const mergeEvidence = (...all: RevocationEvidence[]): RevocationEvidence => ({ ocsps: all.flatMap((e) => e.ocsps), crls: all.flatMap((e) => e.crls) });
 
 function numbersOf(v: PdfValue | undefined): number[] | null {
   if (!Array.isArray(v)) return null;
@@ -253,6 +319,9 @@ function blankDetail(
     issuer: null,
     signed_at: null,
     signed_at_source: null,
+    proof_time: null,
+    proof_source: null,
+    revocation: null,
     trust_anchor: null,
     modified_after: false,
     sub_filter: subFilter,
@@ -269,7 +338,7 @@ function contentsInGap(d: PdfDict, br: number[] | null): boolean {
   return !!br && br.length === 4 && isString(c) && c.hex && c.start === br[1] && c.end === br[2];
 }
 
-function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSignatureDetail {
+async function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): Promise<PdfSignatureDetail> {
   const { doc } = ctx;
   const d = cand.dict;
   const fileLen = doc.buf.length;
@@ -311,6 +380,8 @@ function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSigna
   let pool: pkijs.Certificate[] = [];
   let signingTime: Date | null = null;
   let signedAtSource: PdfSignatureDetail['signed_at_source'] = null;
+  let timestamp: TimestampCheck | null = null; // the signature's time-stamp, or the document time-stamp itself
+  const cmsList: ParsedCms[] = [];
   if (!isString(contents)) errors.push('/Contents is not a string');
   else if (chunks) {
     try {
@@ -320,11 +391,14 @@ function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSigna
         detail.signature_ok = !!ts.signer?.signatureOk;
         errors.push(...ts.errors);
         check = ts.signer;
+        timestamp = ts;
+        cmsList.push(ts.cms);
         pool = ts.cms.certs;
         signingTime = ts.genTime;
         signedAtSource = 'timestamp';
       } else {
         const cms = parseCms(contents.v);
+        cmsList.push(cms);
         pool = cms.certs;
         const sis = cms.signedData.signerInfos;
         if (!sis.length) throw new Error('CMS has no SignerInfo');
@@ -347,7 +421,9 @@ function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSigna
         detail.signature_ok = checks.every((c) => c.signatureOk && c.digestOk) && check.signatureOk;
         errors.push(...check.errors);
         if (check.timestamp) {
+          cmsList.push(check.timestamp.cms);
           if (check.timestamp.ok) {
+            timestamp = check.timestamp;
             signingTime = check.timestamp.genTime;
             signedAtSource = 'timestamp';
           } else errors.push(...check.timestamp.errors.map((e) => `signature time-stamp ignored: ${e}`));
@@ -371,22 +447,46 @@ function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSigna
   detail.signed_at = signingTime ? signingTime.toISOString() : null;
   detail.signed_at_source = detail.signed_at ? signedAtSource : null;
 
+  // --- proven time (docs/pdf-signatures.md, "Time-stamps")
+  const proven = provenTime(ctx, timestamp, isDocTs, detail.covers_whole_revision ? signedEnd : null);
+  const proof = proven?.time ?? null;
+  detail.proof_time = proof ? proof.toISOString() : null;
+  detail.proof_source = proven?.source ?? null;
+
   // --- certificate chain
   const signerCert = check?.signerCert ?? null;
   pool = [...pool, ...ctx.dssCerts];
   detail.signer = certName(signerCert, 'subject');
   detail.issuer = certName(signerCert, 'issuer');
+  const cryptoOk = () => detail.covers_whole_revision && detail.digest_ok && detail.signature_ok;
+  let revokedAtT = false;
   if (signerCert) {
-    const at = ctx.at ?? signingTime;
-    // A listed CA anchors only if it was granted when the document was signed (signed_at, time-stamp
-    // first), even if withdrawn since; without a signing time it cannot anchor.
-    const listed = signingTime ? (ctx.trustStore.listed ?? []).filter((a) => a.service.type === CA_QC && grantedAt(a.service, signingTime)) : [];
-    const chain = evaluateChain(signerCert, pool, [...ctx.trustStore.roots, ...listed.map((a) => a.cert)], at);
+    // Certificate validity: forced `at`, else the proven time, else `now` (the analysis time), else the signing time.
+    const at = ctx.at ?? proof ?? ctx.now ?? signingTime;
+    // Trust-list status and revocation are judged at T: the proven time, else the claimed signing time.
+    const t = proof ?? signingTime;
+    const chain = evaluateChain(signerCert, pool, signerAnchors(ctx.trustStore, isDocTs, t), at);
     detail.chain_ok = chain.chainOk;
     detail.trusted = chain.trusted;
-    const listedAnchor = listed.find((a) => a.cert === chain.anchor);
-    if (chain.trusted && chain.anchor) detail.trust_anchor = listedAnchor ? listedAnchor.label : certName(chain.anchor, 'subject');
+    const listedAnchor = (ctx.trustStore.listed ?? []).find((a) => a.cert === chain.anchor);
+    const staleAfter = ctx.trustStore.listedStaleAfterMs;
+    const label = (a: ListedAnchor) => (ctx.now && staleAfter !== undefined ? listedLabel(a, ctx.now, staleAfter) : a.label);
+    if (chain.trusted && chain.anchor) detail.trust_anchor = listedAnchor ? label(listedAnchor) : certName(chain.anchor, 'subject');
     errors.push(...chain.errors.map((e) => `chain: ${e}`));
+
+    // --- revocation, for trusted approval signatures only (never any look-up for an untrusted chain)
+    if (chain.trusted && t && !isDocTs && cryptoOk() && ctx.revocation.mode !== 'off') {
+      const evidence = mergeEvidence(ctx.dssEvidence, ...cmsList.map(cmsRevocationEvidence));
+      const report = await checkRevocation({ path: chain.path, evidence, time: t, proven: proof !== null, options: ctx.revocation });
+      detail.revocation = report;
+      errors.push(...revocationErrors(report));
+      if (report.outcome === 'revoked') revokedAtT = true;
+      else if (report.outcome === 'revoked_after_claimed_time') {
+        // A stolen key can back-date a claimed time: not trusted without a proven time.
+        detail.trusted = false;
+        detail.trust_anchor = null;
+      }
+    }
   }
 
   // --- later changes
@@ -407,8 +507,7 @@ function verifyOne(ctx: Ctx, cand: SigCandidate, field: string | null): PdfSigna
     }
   }
 
-  const cryptoOk = detail.covers_whole_revision && detail.digest_ok && detail.signature_ok;
-  detail.status = !cryptoOk ? 'invalid' : detail.modified_after ? 'modified' : !detail.trusted ? 'untrusted' : 'valid';
+  detail.status = !cryptoOk() || revokedAtT ? 'invalid' : detail.modified_after ? 'modified' : !detail.trusted ? 'untrusted' : 'valid';
   return detail;
 }
 
@@ -433,12 +532,22 @@ function emptyResult(): PdfSignatureResult {
   };
 }
 
+export interface VerifyOptions {
+  trustStore: TrustStore;
+  /** Forced validation time for certificate validity (overrides everything below). */
+  at?: Date;
+  /** The current time (e.g. the analysis time): certificate validity for signatures without a proven time. */
+  now?: Date;
+  /** Revocation checks (docs/pdf-signatures.md, "Revocation"); absent: not checked (`off`), as before. */
+  revocation?: RevocationOptions;
+}
+
 /**
  * Verifies every signature dictionary of a PDF. Never throws for malformed PDFs.
- * `at`: validation time for certificate validity; default: each signature's signing time
- * (time-stamp genTime, else signing-time attribute, else /M).
+ * Certificate validity time: `at` when given; else the proven time (trusted time-stamp); else `now` when
+ * given; else the signing time (time-stamp genTime, else signing-time attribute, else /M).
  */
-export async function verifyPdfSignatures(pdf: Uint8Array, opts: { trustStore: TrustStore; at?: Date }): Promise<PdfSignatureResult> {
+export async function verifyPdfSignatures(pdf: Uint8Array, opts: VerifyOptions): Promise<PdfSignatureResult> {
   const result = emptyResult();
   let doc: PdfDocument;
   try {
@@ -446,7 +555,17 @@ export async function verifyPdfSignatures(pdf: Uint8Array, opts: { trustStore: T
   } catch (e) {
     return { ...result, status: 'invalid', reasons: ['signature_invalid'], details: [] };
   }
-  const ctx: Ctx = { doc, trustStore: opts.trustStore, at: opts.at, dssCerts: dssCertificates(doc) };
+  const dss = readDss(doc);
+  const ctx: Ctx = {
+    doc,
+    trustStore: opts.trustStore,
+    at: opts.at,
+    now: opts.now,
+    revocation: opts.revocation ?? { mode: 'off' },
+    dssCerts: dss.certs,
+    dssEvidence: dss.evidence,
+    docTimestamps: [],
+  };
   let candidates: SigCandidate[] = [];
   try {
     candidates = findCandidates(doc).filter((c) => !isPlaceholder(c.dict));
@@ -485,12 +604,18 @@ export async function verifyPdfSignatures(pdf: Uint8Array, opts: { trustStore: T
   chosen.sort((a, b) => a.objOffset - b.objOffset);
 
   const names = fieldNames(doc);
-  for (const c of chosen) {
+  // Document time-stamps first, newest first: a trusted one proves the time of every revision it covers.
+  const isDocTsDict = (c: SigCandidate) => isName(c.dict.m.get('SubFilter'), 'ETSI.RFC3161') || isName(c.dict.m.get('Type'), 'DocTimeStamp');
+  const ordered = [...chosen.filter(isDocTsDict).reverse(), ...chosen.filter((c) => !isDocTsDict(c))];
+  for (const c of ordered) {
     let detail: PdfSignatureDetail;
     try {
-      detail = verifyOne(ctx, c, names.get(c.objNum) ?? null);
+      detail = await verifyOne(ctx, c, names.get(c.objNum) ?? null);
     } catch (e) {
       detail = blankDetail(names.get(c.objNum) ?? null, numbersOf(c.dict.m.get('ByteRange')), null, 'signature', [`internal error: ${(e as Error).message}`]);
+    }
+    if (detail.kind === 'document_timestamp' && detail.proof_time && detail.proof_source === 'document_timestamp' && detail.byte_range && detail.covers_whole_revision && detail.digest_ok && detail.signature_ok) {
+      ctx.docTimestamps.push({ gapStart: detail.byte_range[1], time: new Date(detail.proof_time) });
     }
     result.details.push(detail);
   }
@@ -519,6 +644,10 @@ export async function verifyPdfSignatures(pdf: Uint8Array, opts: { trustStore: T
   if (counted.includes('modified')) reasons.push('document_modified_after_signing');
   if (counted.includes('untrusted') || result.details.some((x, i) => counted[i] === 'modified' && !x.trusted && (!hasApproval || x.kind === 'signature'))) reasons.push('untrusted_signer');
   if (worst === 'valid') reasons.push('signature_valid');
+  // Revocation (approval signatures that are trusted; see docs/pdf-signatures.md, "Revocation").
+  const outcomes = result.details.map((x) => x.revocation?.outcome);
+  if (outcomes.includes('revoked') || outcomes.includes('revoked_after_claimed_time')) reasons.push('revoked');
+  if (outcomes.includes('unknown')) reasons.push('revocation_unknown');
   result.reasons = reasons;
   const sigs = result.details.filter((x) => x.kind === 'signature');
   const shown = (sigs.length ? sigs : result.details)[(sigs.length ? sigs : result.details).length - 1];
@@ -526,34 +655,65 @@ export async function verifyPdfSignatures(pdf: Uint8Array, opts: { trustStore: T
   result.issuer = shown.issuer;
   result.signed_at = shown.signed_at;
   result.trust_anchor = shown.trust_anchor;
-  result.trusted = result.details.filter((x) => !hasApproval || x.kind === 'signature').every((x) => x.trusted);
+  // The document's `trusted`: each approval signature chains to an anchor AND is not invalid (a signature that fails its
+  // cryptographic checks, or whose signer was revoked at signing time, proves nothing about who signed).
+  result.trusted = result.details.filter((x) => !hasApproval || x.kind === 'signature').every((x) => x.trusted && x.status !== 'invalid');
   if (result.details.some((x) => x.modified_after)) editors.push('document modified after signing');
   result.edited_suspected = editors.length > 0;
   return result;
 }
 
-/** Certificates stored in the Document Security Store (PAdES LTV), used as path-building candidates only. */
-function dssCertificates(doc: PdfDocument): pkijs.Certificate[] {
-  const out: pkijs.Certificate[] = [];
+/**
+ * The Document Security Store (PAdES LTV): certificates (path-building candidates only) and the OCSP
+ * responses and CRLs of `/OCSPs`, `/CRLs` and every `/VRI` entry (each is verified before it counts).
+ */
+function readDss(doc: PdfDocument): { certs: pkijs.Certificate[]; evidence: RevocationEvidence } {
+  const certs: pkijs.Certificate[] = [];
+  const evidence: RevocationEvidence = { ocsps: [], crls: [] };
   try {
     const st = doc.stateAt(doc.buf.length);
     const root = dictOf(doc.resolve(st.trailer?.m.get('Root'), st));
     const dss = dictOf(doc.resolve(root?.m.get('DSS'), st));
-    const certs = doc.resolve(dss?.m.get('Certs'), st);
-    if (!Array.isArray(certs)) return out;
-    for (const c of certs.slice(0, 500)) {
-      const s = doc.resolve(c, st);
-      if (!isStream(s)) continue;
+    if (!dss) return { certs, evidence };
+    const seen = new Set<string>();
+    const streams = (v: PdfValue | undefined): Uint8Array[] => {
+      const arr = doc.resolve(v, st);
+      if (!Array.isArray(arr)) return [];
+      const out: Uint8Array[] = [];
+      for (const x of arr.slice(0, 500)) {
+        const key = isRef(x) ? `${x.num} ${x.gen}` : null;
+        if (key && seen.has(key)) continue;
+        if (key) seen.add(key);
+        const s = doc.resolve(x, st);
+        if (!isStream(s)) continue;
+        try {
+          out.push(new Uint8Array(doc.streamData(s, st)));
+        } catch {
+          /* skip */
+        }
+      }
+      return out;
+    };
+    for (const der of streams(dss.m.get('Certs'))) {
       try {
-        out.push(pkijs.Certificate.fromBER(new Uint8Array(doc.streamData(s, st)) as Uint8Array<ArrayBuffer>));
+        certs.push(pkijs.Certificate.fromBER(der as Uint8Array<ArrayBuffer>));
       } catch {
         /* skip */
       }
     }
+    evidence.ocsps.push(...streams(dss.m.get('OCSPs')));
+    evidence.crls.push(...streams(dss.m.get('CRLs')));
+    const vri = dictOf(doc.resolve(dss.m.get('VRI'), st));
+    for (const entry of [...(vri?.m.values() ?? [])].slice(0, 200)) {
+      const e = dictOf(doc.resolve(entry, st));
+      if (!e) continue;
+      evidence.ocsps.push(...streams(e.m.get('OCSP')));
+      evidence.crls.push(...streams(e.m.get('CRL')));
+    }
   } catch {
     /* no DSS */
   }
-  return out;
+  return { certs, evidence };
 }
 
 function safeEditorCheck(doc: PdfDocument): string[] {

@@ -13,6 +13,8 @@ import type * as pkijs from 'pkijs';
 import { parseCertificates } from './index.ts';
 
 const TSL = 'http://uri.etsi.org/02231/v2#';
+/** The MIME type of a trusted list in XML (TS 119 612 annex), as a LOTL pointer's `AdditionalInformation` gives it. */
+export const TSL_XML_MIME = 'application/vnd.etsi.tsl+xml';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';
 /**
  * The XML parser and XML-DSig verifier, loaded when the first list is read: a server without trusted lists never pays
@@ -86,6 +88,13 @@ export interface TrustList {
   services: ListedService[];
   /** For a LOTL: the pointed lists' signer certificates (DER) by territory. */
   pointers: Map<string, Uint8Array[]>;
+  /**
+   * For a LOTL: where each territory's list is, as XML (the `TSLLocation` of the `OtherTSLPointer` whose
+   * `AdditionalInformation` says MimeType `application/vnd.etsi.tsl+xml`; the PDF copies are left out).
+   */
+  locations: Map<string, string>;
+  /** SHA-256 (hex) of the DER certificate whose key verified the list's signature. */
+  signedBy: string;
   warnings: string[];
 }
 
@@ -143,6 +152,7 @@ export function readTrustList(xml: string | Uint8Array, signers: Uint8Array[], n
 
   let signed: string | null = null;
   let signedBy: X509Certificate | null = null;
+  let signedByHash = '';
   let lastError = 'signature does not verify with any pinned signer';
   for (const der of signers) {
     const sx = new (xmlLib().SignedXml)({ publicCert: new X509Certificate(der).publicKey, getCertFromKeyInfo: () => null });
@@ -152,6 +162,7 @@ export function readTrustList(xml: string | Uint8Array, signers: Uint8Array[], n
       if (sx.checkSignature(s) && sx.getSignedReferences().length === 1) {
         signed = sx.getSignedReferences()[0];
         signedBy = new X509Certificate(der);
+        signedByHash = derHash(der);
         break;
       }
     } catch (e) {
@@ -172,12 +183,18 @@ export function readTrustList(xml: string | Uint8Array, signers: Uint8Array[], n
   else if (nextUpdate.getTime() < now.getTime()) warnings.push(`${territory}: NextUpdate ${nextUpdate.toISOString()} has passed`);
 
   const pointers = new Map<string, Uint8Array[]>();
+  const locations = new Map<string, string>();
   for (const p of children(child(info, 'PointersToOtherTSL') ?? root, 'OtherTSLPointer')) {
     const t = Array.from(p.getElementsByTagNameNS(TSL, 'SchemeTerritory'))[0];
     const terr = text(t as XElement | undefined).toUpperCase();
     if (!terr) continue;
     const certs = certsOf(children(child(p, 'ServiceDigitalIdentities') ?? p, 'ServiceDigitalIdentity'));
     pointers.set(terr, [...(pointers.get(terr) ?? []), ...certs]);
+    // MimeType lives in the additionaltypes namespace (any prefix); only the XML pointer names the list we can read.
+    const additional = child(p, 'AdditionalInformation');
+    const mimes = additional ? Array.from(additional.getElementsByTagNameNS('*', 'MimeType')).map((m) => text(m as XElement)) : [];
+    const location = text(child(p, 'TSLLocation'));
+    if (location && mimes.includes(TSL_XML_MIME) && !locations.has(terr)) locations.set(terr, location);
   }
 
   const services: ListedService[] = [];
@@ -211,7 +228,7 @@ export function readTrustList(xml: string | Uint8Array, signers: Uint8Array[], n
     throw new TrustListError(`signer certificate not valid at ListIssueDateTime ${issued.toISOString()}`);
   }
   const seq = Number(text(child(info, 'TSLSequenceNumber')));
-  return { territory, sequence: Number.isFinite(seq) && seq > 0 ? seq : null, issued, nextUpdate, services, pointers, warnings };
+  return { territory, sequence: Number.isFinite(seq) && seq > 0 ? seq : null, issued, nextUpdate, services, pointers, locations, signedBy: signedByHash, warnings };
 }
 
 /** A trust anchor from a trusted list: trusted only while one of its periods is granted. */
@@ -222,20 +239,65 @@ export interface ListedAnchor {
   service: ListedService;
   /** ListIssueDateTime of the list the anchor comes from (how fresh the trust data is). */
   listIssued: Date | null;
+  /**
+   * When this list was last fetched from its official URL (the same list fetched again counts: it was still the
+   * current one then); null for a list that only came from a seed directory.
+   */
+  fetchedAt: Date | null;
 }
 
-/** CA/QC and TSA/QTST service certificates of verified lists, as anchors (`service.type` tells them apart). */
-export function anchorsFromLists(lists: TrustList[]): ListedAnchor[] {
+/**
+ * CA/QC and TSA/QTST service certificates of verified lists, as anchors (`service.type` tells them apart).
+ * `fetchedAt` gives, per territory, when its list was last fetched (absent: never, a seed's list).
+ */
+export function anchorsFromLists(lists: TrustList[], fetchedAt: ReadonlyMap<string, Date> = new Map()): ListedAnchor[] {
   const out: ListedAnchor[] = [];
   for (const l of lists) {
     for (const s of l.services) {
       if (s.type !== CA_QC && s.type !== TSA_QTST) continue;
       for (const der of s.certs) {
-        for (const cert of parseCertificates(der)) out.push({ cert, label: `EU trusted list ${l.territory}: ${s.name}`, service: s, listIssued: l.issued });
+        for (const cert of parseCertificates(der)) {
+          out.push({ cert, label: `EU trusted list ${l.territory}: ${s.name}`, service: s, listIssued: l.issued, fetchedAt: fetchedAt.get(l.territory) ?? null });
+        }
       }
     }
   }
   return out;
+}
+
+const day = (d: Date): string => d.toISOString().slice(0, 10);
+
+/**
+ * The anchor's label for `signature.trust_anchor`: `EU trusted list ES: <service name>`, and, when the trust data is
+ * older than `staleAfterMs` (the refresh interval), its date: `... (list of 2026-08-21, older than the refresh
+ * interval)` for a list from a seed directory (its ListIssueDateTime), `... (list fetched 2026-11-02, older than the
+ * refresh interval)` for one fetched from its URL that has not been fetched again since (refresh failing or off).
+ * The age is counted from the last fetch, not from the issue date: lists are reissued every few weeks or months, so a
+ * list issued in August and fetched an hour ago is the current one, not stale data.
+ */
+export function listedLabel(anchor: Pick<ListedAnchor, 'label' | 'listIssued' | 'fetchedAt'>, now: Date, staleAfterMs: number): string {
+  const asOf = anchor.fetchedAt ?? anchor.listIssued;
+  if (!asOf || now.getTime() - asOf.getTime() <= staleAfterMs) return anchor.label;
+  return anchor.fetchedAt
+    ? `${anchor.label} (list fetched ${day(anchor.fetchedAt)}, older than the refresh interval)`
+    : `${anchor.label} (list of ${day(asOf)}, older than the refresh interval)`;
+}
+
+/** The pinned LOTL signer certificates (DER) of a trusted-lists directory: `<dir>/lotl-signers/*.pem|crt|cer`. */
+export async function readLotlSigners(dir: string): Promise<Uint8Array[]> {
+  const signers: Uint8Array[] = [];
+  const signerDir = join(dir, 'lotl-signers');
+  for (const n of (await readdir(signerDir).catch(() => [] as string[])).filter((f) => /\.(pem|crt|cer)$/i.test(f)).sort()) {
+    for (const c of parseCertificates(new Uint8Array(await readFile(join(signerDir, n))))) signers.push(new Uint8Array(c.toSchema().toBER(false)));
+  }
+  return signers;
+}
+
+/** The file a territory's list has in a trusted-lists directory: `ES.xml`; Greece (EL) may also be `GR.xml`. */
+export function territoryOfFile(name: string): string | null {
+  if (!/^[A-Za-z]{2}\.xml$/.test(name)) return null;
+  const t = name.slice(0, 2).toUpperCase();
+  return t === 'GR' ? 'EL' : t;
 }
 
 /**
@@ -250,11 +312,7 @@ export async function loadTrustedLists(dir: string, warn: (msg: string) => void,
     warn(`trusted lists: ${join(dir, 'lotl.xml')} not readable; no EU trusted list anchors`);
     return [];
   }
-  const signers: Uint8Array[] = [];
-  const signerDir = join(dir, 'lotl-signers');
-  for (const n of (await readdir(signerDir).catch(() => [] as string[])).filter((f) => /\.(pem|crt|cer)$/i.test(f)).sort()) {
-    for (const c of parseCertificates(new Uint8Array(await readFile(join(signerDir, n))))) signers.push(new Uint8Array(c.toSchema().toBER(false)));
-  }
+  const signers = await readLotlSigners(dir);
   let lotl: TrustList;
   try {
     lotl = readTrustList(lotlXml, signers, now);
@@ -276,4 +334,114 @@ export async function loadTrustedLists(dir: string, warn: (msg: string) => void,
     }
   }
   return anchorsFromLists(lists);
+}
+
+/** A copy of a list from somewhere, not trusted until verified: a seed file, a database row or a download. */
+export interface ListCopy {
+  /** The territory it must be: `EU` for the LOTL, else the scheme territory (`EL` for Greece). */
+  territory: string;
+  bytes: Uint8Array;
+  kind: 'seed' | 'database' | 'download';
+  /** For messages: `ES.xml in /srv/tl`, `database`, the URL. */
+  origin: string;
+  /** When it was fetched from its official URL (null: a seed file). */
+  fetchedAt: Date | null;
+  /** The URL it was fetched from (null: a seed file). */
+  url: string | null;
+}
+
+/** A verified copy. */
+export interface HeldList extends ListCopy {
+  list: TrustList;
+  /** SHA-256 (hex) of `bytes`. */
+  sha256: string;
+}
+
+/** The lists in use: the LOTL and, per territory, the national list it verified. */
+export interface TrustedListSet {
+  lotl: HeldList | null;
+  lists: ReadonlyMap<string, HeldList>;
+}
+
+export const EMPTY_LIST_SET: TrustedListSet = { lotl: null, lists: new Map() };
+
+export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+const seqOf = (h: { list: TrustList }): number => h.list.sequence ?? 0;
+const time = (d: Date | null): number => d?.getTime() ?? -Infinity;
+
+/**
+ * Picks, among `held` (already verified) and `candidates` (verified here), the LOTL with the highest sequence number
+ * that verifies with `pins`, then per territory the national list with the highest sequence number that verifies with
+ * the certificates that LOTL announces for it. Never goes back: a candidate with a lower sequence number than the copy
+ * held loses (a download that does says so in `warn`), and a candidate that does not verify is refused with one
+ * `warn` line and the copy held stays. A held list whose signer the chosen LOTL no longer announces is dropped. The
+ * same copy again (same bytes) only moves its `fetchedAt` forward. `territories` (null: all) limits the national lists.
+ */
+export function chooseLists(
+  pins: Uint8Array[],
+  candidates: ListCopy[],
+  held: TrustedListSet,
+  opts: { now: Date; territories: ReadonlySet<string> | null; warn: (msg: string) => void },
+): TrustedListSet {
+  const { now, warn } = opts;
+  const pick = (territory: string, prev: HeldList | null, copies: ListCopy[], signers: Uint8Array[]): HeldList | null => {
+    // Fetched last first (a seed file last of all): among copies with the same sequence number, the first one wins.
+    const ordered = copies
+      .map((copy) => ({ copy, sha256: sha256Hex(copy.bytes) }))
+      .sort((a, b) => time(b.copy.fetchedAt) - time(a.copy.fetchedAt));
+    const verified: HeldList[] = [];
+    for (const { copy, sha256 } of ordered) {
+      if (prev && sha256 === prev.sha256) {
+        if (time(copy.fetchedAt) > time(prev.fetchedAt)) prev = { ...prev, fetchedAt: copy.fetchedAt, url: copy.url ?? prev.url };
+        continue;
+      }
+      try {
+        const list = readTrustList(copy.bytes, signers, now);
+        const got = list.territory === 'GR' ? 'EL' : list.territory;
+        if (got !== territory) throw new TrustListError(`scheme territory is ${list.territory}, not ${territory}`);
+        verified.push({ ...copy, list, sha256 });
+      } catch (e) {
+        warn(`trusted lists: ${territory} from ${copy.origin} refused: ${(e as Error).message}`);
+      }
+    }
+    let best = prev;
+    for (const v of verified.sort((a, b) => seqOf(b) - seqOf(a))) {
+      if (best && seqOf(v) < seqOf(best)) {
+        if (v.kind === 'download') warn(`trusted lists: ${territory} from ${v.origin} refused: sequence number ${seqOf(v)} is lower than the ${seqOf(best)} held`);
+        continue;
+      }
+      if (!best || seqOf(v) > seqOf(best) || time(v.fetchedAt) >= time(best.fetchedAt)) best = v;
+    }
+    return best;
+  };
+
+  const lotl = pick('EU', held.lotl, candidates.filter((c) => c.territory === 'EU'), pins);
+  if (!lotl) return EMPTY_LIST_SET;
+  if (lotl.sha256 !== held.lotl?.sha256) lotl.list.warnings.forEach((w) => warn(`trusted lists: LOTL: ${w}`));
+  const signersOf = (t: string) => lotl.list.pointers.get(t) ?? (t === 'EL' ? lotl.list.pointers.get('GR') : undefined) ?? [];
+  const wanted = (t: string) => t !== 'EU' && (!opts.territories || opts.territories.has(t));
+  const territories = new Set([...held.lists.keys(), ...candidates.map((c) => c.territory)].filter(wanted));
+  const lists = new Map<string, HeldList>();
+  for (const t of [...territories].sort()) {
+    let prev = held.lists.get(t) ?? null;
+    const signers = signersOf(t);
+    if (prev && !signers.some((der) => derHash(der) === prev!.list.signedBy)) {
+      warn(`trusted lists: ${t}: the LOTL no longer announces the certificate that signed the list held; dropped`);
+      prev = null;
+    }
+    const chosen = pick(t, prev, candidates.filter((c) => c.territory === t), signers);
+    if (chosen) {
+      if (chosen.sha256 !== held.lists.get(t)?.sha256) chosen.list.warnings.forEach((w) => warn(`trusted lists: ${w}`));
+      lists.set(t, chosen);
+    }
+  }
+  return { lotl, lists };
+}
+
+/** The anchors of a set of lists (each carrying when its list was last fetched). */
+export function anchorsOfSet(set: TrustedListSet): ListedAnchor[] {
+  const lists = [...set.lists.values()];
+  const fetched = new Map(lists.filter((h) => h.fetchedAt).map((h) => [h.list.territory, h.fetchedAt!]));
+  return anchorsFromLists(lists.map((h) => h.list), fetched);
 }

@@ -1,0 +1,444 @@
+/**
+ * EU trusted lists at run time (#20, docs/pdf-signatures.md "Trusted lists"): what the process trusts is the newest
+ * verified copy of each list among
+ * - the seed directories: one shipped with the product (`server/trust/trusted-lists/`, absent today) and the
+ *   operator's `COTEJO_TRUSTED_LISTS_DIR` (lotl.xml, lotl-signers/*.pem, <territory>.xml);
+ * - the database (table `trusted_lists`), where refreshes store what they fetched, shared by every process;
+ * - a refresh: the LOTL fetched from `COTEJO_TRUSTED_LISTS_URL`, then each national list from the XML location the
+ *   LOTL gives, every `COTEJO_TRUSTED_LISTS_REFRESH`, by one process per interval however many share the database.
+ * Every copy is verified when it is read, whatever it came from (validators/pdf-signature/trusted-lists.ts): the LOTL
+ * against the pinned LOTL signers of the seed directories, each national list against the certificates that LOTL
+ * announces for it. Nothing goes back: a copy with a lower sequence number than the one held is refused. The
+ * anchors in use are replaced in one assignment (`trustStore.listed = ...`).
+ */
+import http from 'node:http';
+import https from 'node:https';
+import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import { isIP, type Socket } from 'node:net';
+import { readdir, readFile } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { DB } from '../../db/schema.ts';
+import { claimTrustedListRefresh, finishTrustedListRefresh, saveTrustedList, trustedListRows, trustedListVersions, type TrustedListRow } from '../../db/trusted-lists.ts';
+import { WORKER_ID } from '../../jobs/queue.ts';
+import type { TrustStore } from '../../validators/pdf-signature/index.ts';
+import {
+  anchorsOfSet,
+  chooseLists,
+  EMPTY_LIST_SET,
+  readLotlSigners,
+  sha256Hex,
+  territoryOfFile,
+  type HeldList,
+  type ListCopy,
+  type TrustedListSet,
+} from '../../validators/pdf-signature/trusted-lists.ts';
+import { judgeAddress } from '../intake/address-policy.ts';
+import { watchConnectedAddress } from '../intake/file-url.ts';
+import { defaultResolver, guardedLookup, type HostResolver } from '../intake/guarded-lookup.ts';
+
+/** The seed a release may ship (a dated snapshot with its LOTL signer certificates); absent today. */
+export const SHIPPED_TRUSTED_LISTS_DIR = path.resolve(import.meta.dirname, '../../../trust/trusted-lists');
+export const FETCH_TIMEOUT_MS = 30_000;
+export const MAX_LIST_BYTES = 30 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+/** After a refresh whose LOTL could not be had: the next try, at most this far off. */
+const RETRY_AFTER_FAILURE_MS = 3_600_000;
+const USER_AGENT = 'Cotejo-TrustedLists/1.0';
+
+export class ListFetchError extends Error {}
+
+export interface ListFetchOptions {
+  /** Loopback and private addresses allowed (COTEJO_ALLOW_PRIVATE_URLS: development and tests). */
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  maxBytes?: number;
+  lookup?: HostResolver;
+  /** Ends the download at once (the process is stopping). */
+  signal?: AbortSignal;
+}
+
+/**
+ * GETs a list over http(s) with the guard of `file_url` downloads: every address a host resolves to, and the address
+ * connected, must be public (unless `allowPrivate`); no user or password in the URL; one deadline for the whole
+ * download, redirects included (up to 5, each hop guarded the same way); at most `maxBytes`. A list is signed, so
+ * plain http is allowed (several member states publish theirs so).
+ */
+export async function fetchList(url: string, opts: ListFetchOptions): Promise<{ bytes: Uint8Array; url: string }> {
+  const timeoutMs = opts.timeoutMs ?? FETCH_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const res = await getOnce(current, opts, deadline, timeoutMs);
+    if (res.bytes) return { bytes: res.bytes, url: current };
+    let next: string;
+    try {
+      next = new URL(res.location!, current).toString();
+    } catch {
+      throw new ListFetchError(`redirect to an invalid location`);
+    }
+    current = next;
+  }
+  throw new ListFetchError(`more than ${MAX_REDIRECTS} redirects`);
+}
+
+function checkTarget(raw: string, allowPrivate: boolean): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ListFetchError('not a URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ListFetchError(`only http and https URLs are fetched (got ${u.protocol})`);
+  if (u.username !== '' || u.password !== '') throw new ListFetchError('a URL with a user or password is not fetched');
+  const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
+  if (!allowPrivate) {
+    if (isIP(host) !== 0 && !judgeAddress(host).allowed) throw new ListFetchError(`${host} is not a public address`);
+    const name = host.toLowerCase().replace(/\.$/, '');
+    if (name === 'localhost' || name.endsWith('.localhost')) throw new ListFetchError(`${host} is not a public address`);
+  }
+  return u;
+}
+
+function getOnce(raw: string, opts: ListFetchOptions, deadline: number, timeoutMs: number): Promise<{ bytes?: Uint8Array; location?: string }> {
+  const u = checkTarget(raw, opts.allowPrivate);
+  const maxBytes = opts.maxBytes ?? MAX_LIST_BYTES;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let response: IncomingMessage | undefined;
+    const finish = (err: Error | null, value?: { bytes?: Uint8Array; location?: string }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', aborted);
+      response?.destroy();
+      req.destroy();
+      if (err) reject(err);
+      else resolve(value!);
+    };
+    const timer = setTimeout(() => finish(new ListFetchError(`timed out after ${Math.round(timeoutMs / 1000)} s`)), Math.max(0, deadline - Date.now()));
+    const aborted = () => finish(new ListFetchError('stopped'));
+    opts.signal?.addEventListener('abort', aborted, { once: true });
+    if (opts.signal?.aborted) queueMicrotask(aborted);
+    const client = u.protocol === 'https:' ? https : http;
+    const req = client.request({
+      protocol: u.protocol,
+      host: u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname,
+      port: u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port),
+      path: `${u.pathname}${u.search}`,
+      method: 'GET',
+      headers: { 'user-agent': USER_AGENT, accept: 'application/vnd.etsi.tsl+xml, application/xml, text/xml, */*', 'accept-encoding': 'identity' },
+      agent: false,
+      lookup: guardedLookup(opts.lookup ?? defaultResolver, opts.allowPrivate),
+    });
+    req.on('socket', (socket: Socket) => {
+      watchConnectedAddress(socket, (address) => {
+        if (opts.allowPrivate || judgeAddress(address).allowed) return true;
+        finish(new ListFetchError(`connected to ${address}, which is not a public address`));
+        return false;
+      });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => finish(new ListFetchError(err.code ? `${err.code}: ${err.message}` : err.message)));
+    req.on('response', (res) => {
+      response = res;
+      const status = res.statusCode ?? 0;
+      if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
+        finish(null, { location: res.headers.location });
+        return;
+      }
+      if (status < 200 || status >= 300) {
+        finish(new ListFetchError(`HTTP ${status}`));
+        return;
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        finish(new ListFetchError(`larger than ${maxBytes} bytes`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) finish(new ListFetchError(`larger than ${maxBytes} bytes`));
+        else chunks.push(chunk);
+      });
+      res.on('end', () => finish(null, { bytes: new Uint8Array(Buffer.concat(chunks)) }));
+      res.on('error', (err) => finish(new ListFetchError(err.message)));
+      res.on('aborted', () => finish(new ListFetchError('the server closed the connection')));
+    });
+    req.end();
+  });
+}
+
+/** Seed copies of a directory: lotl.xml and <territory>.xml (GR.xml is Greece's, EL). A missing directory gives none. */
+async function readSeedDir(dir: string): Promise<ListCopy[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const copies: ListCopy[] = [];
+  for (const n of names.sort()) {
+    const territory = n === 'lotl.xml' ? 'EU' : territoryOfFile(n);
+    if (!territory) continue;
+    try {
+      copies.push({ territory, bytes: new Uint8Array(await readFile(path.join(dir, n))), kind: 'seed', origin: `${n} in ${dir}`, fetchedAt: null, url: null });
+    } catch {
+      // unreadable: as if absent
+    }
+  }
+  return copies;
+}
+
+const fromRow = (r: TrustedListRow): ListCopy => ({ territory: r.territory, bytes: r.xml, kind: 'database', origin: 'the database', fetchedAt: new Date(r.fetched_at), url: r.source_url });
+
+export interface TrustedListsDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  /** Whose `listed` anchors this replaces. */
+  trustStore: TrustStore;
+}
+
+export interface TrustedListsOptions extends Partial<Pick<ListFetchOptions, 'timeoutMs' | 'maxBytes' | 'lookup'>> {
+  /** The shipped seed directory (tests point it elsewhere). */
+  shippedDir?: string;
+}
+
+export type RefreshOutcome = 'off' | 'not_due' | 'refreshed' | 'failed';
+
+/**
+ * The trusted lists of one process: loads them at start, refreshes them (when this process takes the refresh), and
+ * picks up what another process stored. Build it with `TrustedLists.open`.
+ */
+export class TrustedLists {
+  private set: TrustedListSet = EMPTY_LIST_SET;
+  private pins: Uint8Array[] = [];
+  /** Who takes the refresh: this process, and this instance within it (tests run several in one process). */
+  private readonly owner = `${WORKER_ID}:tl-${Math.random().toString(36).slice(2, 8)}`;
+  /** Database rows (territory:sha256:fetched_at) read once and not taken: not read again every sweep. */
+  private readonly passedOver = new Set<string>();
+  /** Aborted when the loop stops: a download in progress ends at once. */
+  private readonly stopping = new AbortController();
+  /** One refresh or pick-up at a time in this process. */
+  private busy: Promise<unknown> = Promise.resolve();
+
+  private readonly deps: TrustedListsDeps;
+  private readonly opts: TrustedListsOptions;
+
+  private constructor(deps: TrustedListsDeps, opts: TrustedListsOptions) {
+    this.deps = deps;
+    this.opts = opts;
+  }
+
+  /** Loads the newest verified copy per territory from the seed directories and the database, and publishes them. */
+  static async open(deps: TrustedListsDeps, opts: TrustedListsOptions = {}): Promise<TrustedLists> {
+    const tl = new TrustedLists(deps, opts);
+    await tl.load();
+    return tl;
+  }
+
+  /** The lists in use (for tests and diagnostics). */
+  get current(): TrustedListSet {
+    return this.set;
+  }
+
+  /** Whether this process may refresh: an interval is set and there is a pinned LOTL signer to verify with. */
+  get refreshes(): boolean {
+    return this.deps.config.trustedListsRefreshMs !== null && this.pins.length > 0;
+  }
+
+  private seedDirs(): string[] {
+    return [this.opts.shippedDir ?? SHIPPED_TRUSTED_LISTS_DIR, ...(this.deps.config.trustedListsDir ? [this.deps.config.trustedListsDir] : [])];
+  }
+
+  private warn = (msg: string): void => this.deps.logger.warn(msg);
+
+  private publish(next: TrustedListSet): void {
+    this.set = next;
+    this.deps.trustStore.listed = anchorsOfSet(next);
+  }
+
+  private choose(candidates: ListCopy[], held: TrustedListSet): TrustedListSet {
+    return chooseLists(this.pins, candidates, held, { now: this.deps.clock.now(), territories: this.deps.config.trustedListsTerritories, warn: this.warn });
+  }
+
+  private async load(): Promise<void> {
+    const { config, logger, db } = this.deps;
+    const seeds: ListCopy[] = [];
+    for (const dir of this.seedDirs()) {
+      this.pins.push(...(await readLotlSigners(dir)));
+      seeds.push(...(await readSeedDir(dir)));
+    }
+    const stored = (await trustedListRows(db)).map(fromRow);
+    const next = this.choose([...seeds, ...stored], EMPTY_LIST_SET);
+    this.publish(next);
+    const lists = [...next.lists.values()];
+    if (next.lotl) {
+      logger.info(
+        { territories: lists.map((l) => l.list.territory), lotl_sequence: next.lotl.list.sequence },
+        `trusted lists: LOTL ${next.lotl.list.sequence ?? '?'} and ${lists.length} national list(s) in use`,
+      );
+    } else if (seeds.length + stored.length > 0) {
+      logger.warn('trusted lists: no LOTL verified with the pinned signers; no EU trusted list anchors');
+    }
+    if (config.trustedListsRefreshMs === null) logger.info('trusted lists: refresh is off (COTEJO_TRUSTED_LISTS_REFRESH=off)');
+    else if (this.pins.length === 0) {
+      logger.info('trusted lists: refresh is off: no pinned LOTL signer certificate (COTEJO_TRUSTED_LISTS_DIR/lotl-signers/), so nothing fetched could be verified');
+    }
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.busy.then(fn, fn);
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Takes the refresh if it is due (one process per interval across the database) and runs it: the LOTL from
+   * COTEJO_TRUSTED_LISTS_URL, then each wanted territory's list from the LOTL's XML location. What verifies and is
+   * not older than what is held replaces it (in this process and in the database); a list that fails keeps the
+   * previous copy with one warning; a LOTL that fails keeps everything as it was.
+   */
+  refresh(): Promise<RefreshOutcome> {
+    return this.serial(async () => {
+      const { config, db, clock } = this.deps;
+      if (!this.refreshes) return 'off';
+      const intervalMs = config.trustedListsRefreshMs!;
+      if (!(await claimTrustedListRefresh(db, clock.now(), intervalMs, this.owner))) return 'not_due';
+      const fetchOpts: ListFetchOptions = {
+        allowPrivate: config.allowPrivateUrls,
+        timeoutMs: this.opts.timeoutMs,
+        maxBytes: this.opts.maxBytes,
+        lookup: this.opts.lookup,
+        signal: this.stopping.signal,
+      };
+
+      const held = this.set;
+      let lotlCopy: ListCopy;
+      try {
+        const got = await fetchList(config.trustedListsUrl, fetchOpts);
+        lotlCopy = { territory: 'EU', bytes: got.bytes, kind: 'download', origin: config.trustedListsUrl, fetchedAt: clock.now(), url: got.url };
+      } catch (e) {
+        return this.failed(`LOTL not fetched from ${config.trustedListsUrl}: ${(e as Error).message}; the lists held stay in use`, intervalMs);
+      }
+      // The LOTL alone first (the national lists held are judged once, below, against the LOTL taken).
+      const withLotl = this.choose([lotlCopy], { lotl: held.lotl, lists: new Map() });
+      if (!withLotl.lotl || withLotl.lotl.sha256 !== sha256Hex(lotlCopy.bytes)) {
+        return this.failed(`LOTL from ${config.trustedListsUrl} not taken; the lists held stay in use`, intervalMs, false);
+      }
+
+      const copies: ListCopy[] = [lotlCopy];
+      const wanted = config.trustedListsTerritories;
+      for (const [territory, url] of [...withLotl.lotl.list.locations].sort(([a], [b]) => a.localeCompare(b))) {
+        if (territory === 'EU' || (wanted && !wanted.has(territory))) continue;
+        if (this.stopping.signal.aborted) return 'failed';
+        try {
+          const got = await fetchList(url, fetchOpts);
+          copies.push({ territory, bytes: got.bytes, kind: 'download', origin: url, fetchedAt: clock.now(), url: got.url });
+        } catch (e) {
+          this.warn(`trusted lists: ${territory} not fetched from ${url}: ${(e as Error).message}; the copy held stays`);
+        }
+      }
+      // The national lists against the LOTL just taken (a list held whose signer it no longer announces goes).
+      const next = this.choose(copies.slice(1), { lotl: withLotl.lotl, lists: held.lists });
+      // Store what this refresh fetched and was taken, or found unchanged (the database never goes back either).
+      const fetched = new Map(copies.map((c) => [`${c.territory}:${sha256Hex(c.bytes)}`, c]));
+      for (const h of [next.lotl!, ...next.lists.values()]) {
+        const c = fetched.get(`${h.territory}:${h.sha256}`);
+        if (c) await saveTrustedList(db, rowOf({ ...h, fetchedAt: c.fetchedAt, url: c.url }));
+      }
+      this.publish(next);
+      await finishTrustedListRefresh(db, this.owner, null);
+      return 'refreshed';
+    });
+  }
+
+  private async failed(message: string, intervalMs: number, log = true): Promise<RefreshOutcome> {
+    if (log) this.warn(`trusted lists: ${message}`);
+    await finishTrustedListRefresh(this.deps.db, this.owner, message, new Date(this.deps.clock.now().getTime() + Math.min(intervalMs, RETRY_AFTER_FAILURE_MS)));
+    return 'failed';
+  }
+
+  /**
+   * Takes up what another process stored: each row that differs from the copy held is read and verified again; the
+   * same copy fetched again only moves its date. Returns whether anything changed.
+   */
+  pickUp(): Promise<boolean> {
+    return this.serial(async () => {
+      const { db } = this.deps;
+      const held = this.set;
+      const heldOf = (t: string): HeldList | null => (t === 'EU' ? held.lotl : (held.lists.get(t) ?? null));
+      const wanted = this.deps.config.trustedListsTerritories;
+      const key = (v: { territory: string; sha256: string; fetched_at: Date }) => `${v.territory}:${v.sha256}:${new Date(v.fetched_at).getTime()}`;
+      const versions = (await trustedListVersions(db)).filter((v) => (v.territory === 'EU' || !wanted || wanted.has(v.territory)) && !this.passedOver.has(key(v)));
+      const changed = versions.filter((v) => {
+        const h = heldOf(v.territory);
+        return !h || h.sha256 !== v.sha256 || (h.fetchedAt?.getTime() ?? -Infinity) < new Date(v.fetched_at).getTime();
+      });
+      if (changed.length === 0) return false;
+      const rows = await trustedListRows(db, changed.map((v) => v.territory));
+      const next = this.choose(rows.map(fromRow), held);
+      const nextOf = (t: string): HeldList | null => (t === 'EU' ? next.lotl : (next.lists.get(t) ?? null));
+      // A row refused (tampered with, older than the copy held, no longer announced) is not read again until it changes.
+      for (const r of rows) if (nextOf(r.territory)?.sha256 !== sha256Hex(r.xml)) this.passedOver.add(key(r));
+      const same = (a: HeldList | null, b: HeldList | null) => a?.sha256 === b?.sha256 && a?.fetchedAt?.getTime() === b?.fetchedAt?.getTime();
+      const territories = new Set([...held.lists.keys(), ...next.lists.keys()]);
+      if (same(held.lotl, next.lotl) && [...territories].every((t) => same(heldOf(t), nextOf(t)))) return false;
+      this.publish(next);
+      return true;
+    });
+  }
+
+  /**
+   * Every `sweepMs` (default a minute): takes the refresh when due and `fetch` is on (processes that run the worker),
+   * and picks up newer copies from the database (every process). Stop it before closing the database. Without a
+   * pinned LOTL signer it does nothing.
+   */
+  start(opts: { fetch: boolean; sweepMs?: number }): { stop(): Promise<void> } {
+    // Without a pinned LOTL signer nothing fetched or stored could be verified: no loop at all.
+    if (this.pins.length === 0) return { stop: async () => {} };
+    const sweepMs = opts.sweepMs ?? 60_000;
+    let stopping = false;
+    let wake: (() => void) | null = null;
+    const loop = (async () => {
+      while (!stopping) {
+        try {
+          if (opts.fetch) await this.refresh();
+          if (!stopping) await this.pickUp();
+        } catch (err) {
+          if (!stopping) this.deps.logger.error({ err }, 'trusted lists: refresh loop error');
+        }
+        if (stopping) break;
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, sweepMs);
+          wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+      }
+    })();
+    return {
+      stop: async () => {
+        stopping = true;
+        this.stopping.abort();
+        wake?.();
+        await loop;
+      },
+    };
+  }
+}
+
+function rowOf(h: HeldList): TrustedListRow {
+  return {
+    territory: h.territory,
+    xml: h.bytes,
+    sha256: h.sha256,
+    sequence: h.list.sequence,
+    issued_at: h.list.issued!,
+    next_update: h.list.nextUpdate,
+    source_url: h.url ?? '',
+    fetched_at: h.fetchedAt!,
+  };
+}
