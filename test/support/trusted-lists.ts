@@ -41,11 +41,13 @@ export async function party(name: string, alg: typeof RSA | typeof EC, issuer?: 
 const b64 = (p: Party) => Buffer.from(p.der).toString('base64');
 const sdi = (p: Party) => `<tsl:ServiceDigitalIdentity><tsl:DigitalId><tsl:X509Certificate>${b64(p)}</tsl:X509Certificate></tsl:DigitalId></tsl:ServiceDigitalIdentity>`;
 
-export function listXml(territory: string, inner: { pointers?: string; tsps?: string; nextUpdate?: string; sequence?: number; issued?: string }): string {
+export function listXml(territory: string, inner: { pointers?: string; tsps?: string; nextUpdate?: string; sequence?: number; issued?: string; uris?: string[] }): string {
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n<tsl:TrustServiceStatusList xmlns:tsl="http://uri.etsi.org/02231/v2#" Id="tsl" TSLTag="http://uri.etsi.org/19612/TSLTag">` +
     `<tsl:SchemeInformation><tsl:TSLVersionIdentifier>5</tsl:TSLVersionIdentifier><tsl:TSLSequenceNumber>${inner.sequence ?? 42}</tsl:TSLSequenceNumber>` +
-    `<tsl:SchemeTerritory>${territory}</tsl:SchemeTerritory><tsl:ListIssueDateTime>${inner.issued ?? '2026-01-01T00:00:00Z'}</tsl:ListIssueDateTime>` +
+    `<tsl:SchemeTerritory>${territory}</tsl:SchemeTerritory>` +
+    (inner.uris ? `<tsl:SchemeInformationURI>${inner.uris.map((u) => `<tsl:URI xml:lang="en">${u}</tsl:URI>`).join('')}</tsl:SchemeInformationURI>` : '') +
+    `<tsl:ListIssueDateTime>${inner.issued ?? '2026-01-01T00:00:00Z'}</tsl:ListIssueDateTime>` +
     `<tsl:NextUpdate><tsl:dateTime>${inner.nextUpdate ?? '2099-01-01T00:00:00Z'}</tsl:dateTime></tsl:NextUpdate>` +
     (inner.pointers ? `<tsl:PointersToOtherTSL>${inner.pointers}</tsl:PointersToOtherTSL>` : '') +
     `</tsl:SchemeInformation>` +

@@ -316,6 +316,7 @@ export interface DB {
   // #20 trusted lists tables (below this line)
   trusted_lists: TrustedListsTable;
   trusted_list_refresh: TrustedListRefreshTable;
+  trusted_list_pivots: TrustedListPivotsTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -555,6 +556,19 @@ export interface TrustedListsTable {
   next_update: ColumnType<Date | null, Date | string | null, Date | string | null>;
   source_url: string;
   /** When this copy was last fetched from `source_url`. */
+  fetched_at: Timestamp;
+}
+
+/** #20: the pivot LOTLs followed after a LOTL signer rotation, oldest first; verified again from the pins when read. */
+export interface TrustedListPivotsTable {
+  url: string;
+  position: number;
+  /** The signed XML as fetched. */
+  xml: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  /** SHA-256 (hex) of `xml`. */
+  sha256: string;
+  /** TSLSequenceNumber. */
+  sequence: number | null;
   fetched_at: Timestamp;
 }
 

@@ -1,7 +1,7 @@
 // #20: the EU trusted lists cache shared by every process (migration 0017). Rows hold verified copies, but the
 // database is never a source of trust: whoever reads a row verifies it again (domain/trust/trusted-list-refresh.ts).
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DB, TrustedListsTable } from './schema.ts';
+import type { DB, TrustedListPivotsTable, TrustedListsTable } from './schema.ts';
 
 type Conn = Kysely<DB> | Transaction<DB>;
 
@@ -9,6 +9,8 @@ export type TrustedListRow = Selectable<TrustedListsTable>;
 
 /** What tells whether a row changed, without its XML. */
 export type TrustedListVersion = Pick<TrustedListRow, 'territory' | 'sha256' | 'sequence' | 'fetched_at'>;
+
+export type TrustedListPivotRow = Selectable<TrustedListPivotsTable>;
 
 const REFRESH = 'lotl';
 
@@ -83,4 +85,23 @@ export async function finishTrustedListRefresh(db: Conn, by: string, error: stri
     .where('name', '=', REFRESH)
     .where('claimed_by', '=', by)
     .execute();
+}
+
+/** The pivot LOTLs followed after a signer rotation (migration 0018), oldest first, with their XML. */
+export async function trustedListPivotRows(db: Conn): Promise<TrustedListPivotRow[]> {
+  const rows = await db.selectFrom('trusted_list_pivots').selectAll().orderBy('position').execute();
+  return rows.map((r) => ({ ...r, xml: new Uint8Array(r.xml) }));
+}
+
+/** What tells whether the stored chain changed: its pivots' URL and SHA-256, oldest first. */
+export async function trustedListPivotVersions(db: Conn): Promise<Array<Pick<TrustedListPivotRow, 'url' | 'sha256'>>> {
+  return db.selectFrom('trusted_list_pivots').select(['url', 'sha256']).orderBy('position').execute();
+}
+
+/** Replaces the stored chain by `rows` (oldest first; `position` is set here), in one transaction. */
+export async function saveTrustedListPivots(db: Kysely<DB>, rows: Omit<TrustedListPivotRow, 'position'>[]): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('trusted_list_pivots').execute();
+    if (rows.length > 0) await tx.insertInto('trusted_list_pivots').values(rows.map((r, position) => ({ ...r, position }))).execute();
+  });
 }

@@ -16,6 +16,7 @@ import * as m0014 from './0014_shared_rate_limits.ts';
 import * as m0015 from './0015_dashboard.ts';
 import * as m0016 from './0016_webhook_attempts.ts';
 import * as m0017 from './0017_trusted_lists.ts';
+import * as m0018 from './0018_trusted_list_pivots.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_dashboard': m0015,
   '0016_webhook_attempts': m0016,
   '0017_trusted_lists': m0017,
+  '0018_trusted_list_pivots': m0018,
 };
 
 export const migrationProvider: MigrationProvider = {

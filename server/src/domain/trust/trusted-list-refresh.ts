@@ -10,6 +10,10 @@
  * against the pinned LOTL signers of the seed directories, each national list against the certificates that LOTL
  * announces for it. Nothing goes back: a copy with a lower sequence number than the one held is refused. The
  * anchors in use are replaced in one assignment (`trustStore.listed = ...`).
+ * When the Commission rotates the LOTL signing certificates, a fetched LOTL no longer verifies with the pins: the
+ * refresh then follows the pivot LOTLs the new LOTL names, oldest first, each verified with what the step before it
+ * trusted (`followPivots`), and stores that chain (table `trusted_list_pivots`) so every process, at start and on its
+ * sweep, rebuilds the same LOTL signers from its own pins without fetching the pivots again.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -22,18 +26,33 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
-import { claimTrustedListRefresh, finishTrustedListRefresh, saveTrustedList, trustedListRows, trustedListVersions, type TrustedListRow } from '../../db/trusted-lists.ts';
+import {
+  claimTrustedListRefresh,
+  finishTrustedListRefresh,
+  saveTrustedList,
+  saveTrustedListPivots,
+  trustedListPivotRows,
+  trustedListPivotVersions,
+  trustedListRows,
+  trustedListVersions,
+  type TrustedListRow,
+} from '../../db/trusted-lists.ts';
 import { WORKER_ID } from '../../jobs/queue.ts';
 import type { TrustStore } from '../../validators/pdf-signature/index.ts';
 import {
   anchorsOfSet,
   chooseLists,
   EMPTY_LIST_SET,
+  followPivots,
+  lotlPivotUrls,
   readLotlSigners,
+  readTrustList,
   sha256Hex,
   territoryOfFile,
   type HeldList,
+  type FollowedPivot,
   type ListCopy,
+  type PivotCopy,
   type TrustedListSet,
 } from '../../validators/pdf-signature/trusted-lists.ts';
 import { judgeAddress } from '../intake/address-policy.ts';
@@ -45,6 +64,8 @@ export const SHIPPED_TRUSTED_LISTS_DIR = path.resolve(import.meta.dirname, '../.
 export const FETCH_TIMEOUT_MS = 30_000;
 export const MAX_LIST_BYTES = 30 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
+/** At most this many pivot LOTLs are fetched for one rotation (the Commission lists a handful; a LOTL is unverified then). */
+const MAX_PIVOTS = 20;
 /** After a refresh whose LOTL could not be had: the next try, at most this far off. */
 const RETRY_AFTER_FAILURE_MS = 3_600_000;
 const USER_AGENT = 'Cotejo-TrustedLists/1.0';
@@ -214,6 +235,15 @@ export type RefreshOutcome = 'off' | 'not_due' | 'refreshed' | 'failed';
 export class TrustedLists {
   private set: TrustedListSet = EMPTY_LIST_SET;
   private pins: Uint8Array[] = [];
+  /**
+   * The certificates the LOTL is verified with: the pins, or, after a signer rotation, those the last pivot of the
+   * chain followed from the pins announces.
+   */
+  private lotlSigners: Uint8Array[] = [];
+  /** The pivot chain that gave `lotlSigners` (empty: the pins themselves). */
+  private chain: FollowedPivot[] = [];
+  /** The stored chain last read (taken or refused): not read again until it changes. */
+  private chainSeen = '';
   /** Who takes the refresh: this process, and this instance within it (tests run several in one process). */
   private readonly owner = `${WORKER_ID}:tl-${Math.random().toString(36).slice(2, 8)}`;
   /** Database rows (territory:sha256:fetched_at) read once and not taken: not read again every sweep. */
@@ -260,7 +290,7 @@ export class TrustedLists {
   }
 
   private choose(candidates: ListCopy[], held: TrustedListSet): TrustedListSet {
-    return chooseLists(this.pins, candidates, held, { now: this.deps.clock.now(), territories: this.deps.config.trustedListsTerritories, warn: this.warn });
+    return chooseLists(this.lotlSigners, candidates, held, { now: this.deps.clock.now(), territories: this.deps.config.trustedListsTerritories, warn: this.warn });
   }
 
   private async load(): Promise<void> {
@@ -270,6 +300,8 @@ export class TrustedLists {
       this.pins.push(...(await readLotlSigners(dir)));
       seeds.push(...(await readSeedDir(dir)));
     }
+    this.lotlSigners = this.pins;
+    await this.takeStoredChain();
     const stored = (await trustedListRows(db)).map(fromRow);
     const next = this.choose([...seeds, ...stored], EMPTY_LIST_SET);
     this.publish(next);
@@ -322,10 +354,31 @@ export class TrustedLists {
       } catch (e) {
         return this.failed(`LOTL not fetched from ${config.trustedListsUrl}: ${(e as Error).message}; the lists held stay in use`, intervalMs);
       }
+      // A LOTL that the signers in use do not verify may have been signed after a rotation: follow its pivots.
+      let signers = this.lotlSigners;
+      let chain: FollowedPivot[] | null = null;
+      // (The LOTL's own address is not a pivot, should it be listed there.)
+      const pivotUrls = lotlPivotUrls(lotlCopy.bytes).filter((u) => u !== config.trustedListsUrl && u !== lotlCopy.url);
+      if (pivotUrls.length > 0 && !verifiesWith(lotlCopy.bytes, signers, clock.now())) {
+        const rotation = await this.followRotation(pivotUrls, lotlCopy.bytes, fetchOpts);
+        if ('error' in rotation) return this.failed(`LOTL from ${config.trustedListsUrl} not taken: ${rotation.error}; the lists held stay in use`, intervalMs);
+        ({ signers, chain } = rotation);
+      }
       // The LOTL alone first (the national lists held are judged once, below, against the LOTL taken).
-      const withLotl = this.choose([lotlCopy], { lotl: held.lotl, lists: new Map() });
+      const withLotl = chooseLists(signers, [lotlCopy], { lotl: held.lotl, lists: new Map() }, { now: clock.now(), territories: config.trustedListsTerritories, warn: this.warn });
       if (!withLotl.lotl || withLotl.lotl.sha256 !== sha256Hex(lotlCopy.bytes)) {
         return this.failed(`LOTL from ${config.trustedListsUrl} not taken; the lists held stay in use`, intervalMs, false);
+      }
+      if (chain) {
+        // The rotation is taken: the chain is stored (every process rebuilds the same signers from it) and used here.
+        await saveTrustedListPivots(db, chain.map((p) => ({ url: p.url, xml: p.bytes, sha256: p.sha256, sequence: p.sequence, fetched_at: p.fetchedAt })));
+        this.lotlSigners = signers;
+        this.chain = chain;
+        this.chainSeen = chainKey(chain);
+        this.deps.logger.info(
+          { pivots: chain.map((p) => p.url), lotl_sequence: withLotl.lotl.list.sequence },
+          `trusted lists: LOTL signing certificates rotated; followed ${chain.length} pivot LOTL(s) from the pinned certificates`,
+        );
       }
 
       const copies: ListCopy[] = [lotlCopy];
@@ -354,6 +407,65 @@ export class TrustedLists {
     });
   }
 
+  /**
+   * Fetches the pivots `urls` names (newest first, as the LOTL lists them; a pivot of the chain held is not fetched
+   * again: a pivot is a fixed document), walks them oldest first from the pins, and checks that the result verifies
+   * `lotl`. Either the signers and the chain, or why not (naming the pivot).
+   */
+  private async followRotation(urls: string[], lotl: Uint8Array, fetchOpts: ListFetchOptions): Promise<{ signers: Uint8Array[]; chain: FollowedPivot[] } | { error: string }> {
+    const now = this.deps.clock.now();
+    if (urls.length > MAX_PIVOTS) return { error: `it names ${urls.length} pivot LOTLs, more than the ${MAX_PIVOTS} followed` };
+    const copies: PivotCopy[] = [];
+    for (const url of [...urls].reverse()) {
+      const held = this.chain.find((p) => p.url === url);
+      if (held) {
+        copies.push(held);
+        continue;
+      }
+      if (this.stopping.signal.aborted) return { error: 'stopped' };
+      try {
+        const got = await fetchList(url, fetchOpts);
+        copies.push({ url, bytes: got.bytes, fetchedAt: now });
+      } catch (e) {
+        return { error: `pivot ${url} not fetched: ${(e as Error).message}` };
+      }
+    }
+    const walk = followPivots(this.pins, copies, now);
+    if (!walk.ok) return { error: `pivot ${walk.pivot} refused: ${walk.reason}` };
+    if (walk.followed.length === 0) {
+      const first = walk.skipped[0];
+      return { error: `pivot ${first.url} refused: ${first.reason}` };
+    }
+    if (!verifiesWith(lotl, walk.signers, now)) {
+      return { error: `it does not verify with the certificates the last pivot (${walk.followed.at(-1)!.url}) announces` };
+    }
+    return { signers: walk.signers, chain: walk.followed };
+  }
+
+  /**
+   * Rebuilds the LOTL signers from the pins through the pivot chain stored in the database (verified again), when it
+   * differs from the one held. A chain that no longer verifies (rows tampered with, other pins) leaves the pins in
+   * use, with one warning. Returns whether the signers changed.
+   */
+  private async takeStoredChain(): Promise<boolean> {
+    const { db } = this.deps;
+    const stored = await trustedListPivotVersions(db);
+    const key = chainKey(stored);
+    if (key === this.chainSeen) return false;
+    this.chainSeen = key;
+    const rows = stored.length === 0 ? [] : await trustedListPivotRows(db);
+    const walk = followPivots(this.pins, rows.map((r) => ({ url: r.url, bytes: r.xml, fetchedAt: new Date(r.fetched_at) })), this.deps.clock.now());
+    if (!walk.ok) {
+      this.warn(`trusted lists: the pivot chain in the database is not used: pivot ${walk.pivot} refused: ${walk.reason}`);
+      return false;
+    }
+    // Pivots none of the pins verifies (the operator pinned a newer notice): the pins are the signers.
+    const before = chainKey(this.chain);
+    this.chain = walk.followed;
+    this.lotlSigners = walk.followed.length > 0 ? walk.signers : this.pins;
+    return chainKey(this.chain) !== before;
+  }
+
   private async failed(message: string, intervalMs: number, log = true): Promise<RefreshOutcome> {
     if (log) this.warn(`trusted lists: ${message}`);
     await finishTrustedListRefresh(this.deps.db, this.owner, message, new Date(this.deps.clock.now().getTime() + Math.min(intervalMs, RETRY_AFTER_FAILURE_MS)));
@@ -367,6 +479,10 @@ export class TrustedLists {
   pickUp(): Promise<boolean> {
     return this.serial(async () => {
       const { db } = this.deps;
+      // Another process may have followed a rotation: its chain first, so its LOTL verifies here too.
+      const signersChanged = await this.takeStoredChain();
+      // Rows passed over were judged with the signers before: judged again with the new ones.
+      if (signersChanged) this.passedOver.clear();
       const held = this.set;
       const heldOf = (t: string): HeldList | null => (t === 'EU' ? held.lotl : (held.lists.get(t) ?? null));
       const wanted = this.deps.config.trustedListsTerritories;
@@ -376,7 +492,7 @@ export class TrustedLists {
         const h = heldOf(v.territory);
         return !h || h.sha256 !== v.sha256 || (h.fetchedAt?.getTime() ?? -Infinity) < new Date(v.fetched_at).getTime();
       });
-      if (changed.length === 0) return false;
+      if (changed.length === 0) return signersChanged;
       const rows = await trustedListRows(db, changed.map((v) => v.territory));
       const next = this.choose(rows.map(fromRow), held);
       const nextOf = (t: string): HeldList | null => (t === 'EU' ? next.lotl : (next.lists.get(t) ?? null));
@@ -384,7 +500,7 @@ export class TrustedLists {
       for (const r of rows) if (nextOf(r.territory)?.sha256 !== sha256Hex(r.xml)) this.passedOver.add(key(r));
       const same = (a: HeldList | null, b: HeldList | null) => a?.sha256 === b?.sha256 && a?.fetchedAt?.getTime() === b?.fetchedAt?.getTime();
       const territories = new Set([...held.lists.keys(), ...next.lists.keys()]);
-      if (same(held.lotl, next.lotl) && [...territories].every((t) => same(heldOf(t), nextOf(t)))) return false;
+      if (same(held.lotl, next.lotl) && [...territories].every((t) => same(heldOf(t), nextOf(t)))) return signersChanged;
       this.publish(next);
       return true;
     });
@@ -427,6 +543,18 @@ export class TrustedLists {
         await loop;
       },
     };
+  }
+}
+
+const chainKey = (pivots: Array<{ url: string; sha256: string }>): string => pivots.map((p) => `${p.url} ${p.sha256}`).join('\n');
+
+/** Whether `xml` is a list that verifies with `signers` (what else `readTrustList` refuses is said when it is chosen). */
+function verifiesWith(xml: Uint8Array, signers: Uint8Array[], now: Date): boolean {
+  try {
+    readTrustList(xml, signers, now);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -445,3 +445,101 @@ export function anchorsOfSet(set: TrustedListSet): ListedAnchor[] {
   const fetched = new Map(lists.filter((h) => h.fetchedAt).map((h) => [h.list.territory, h.fetchedAt!]));
   return anchorsFromLists(lists.map((h) => h.list), fetched);
 }
+
+/**
+ * The pivot LOTLs a LOTL names (ETSI TS 119 612 and the Commission's practice since 2019): the URIs of
+ * `SchemeInformation/SchemeInformationURI` whose path ends in `.xml` (e.g. `.../eu-lotl-pivot-341.xml`); the other
+ * URIs there (the Official Journal notice that published the signing certificates, an HTML page) are left out. In the
+ * order listed: the Commission lists the newest pivot first, so the walk (`followPivots`) takes them reversed.
+ * `xml` may be a candidate not verified yet: the URLs only say what to fetch, never what to trust.
+ */
+export function lotlPivotUrls(xml: string | Uint8Array): string[] {
+  let s = typeof xml === 'string' ? xml : Buffer.from(xml).toString('utf8');
+  if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
+  if (/<!DOCTYPE/i.test(s)) return [];
+  let root: XElement | null;
+  try {
+    root = new (xmlLib().DOMParser)({ onError: (level, msg) => { if (level !== 'warning') throw new TrustListError(msg); } }).parseFromString(s, 'text/xml').documentElement;
+  } catch {
+    return [];
+  }
+  if (!root || root.localName !== 'TrustServiceStatusList' || root.namespaceURI !== TSL) return [];
+  const urls: string[] = [];
+  for (const u of children(child(child(root, 'SchemeInformation'), 'SchemeInformationURI') ?? root, 'URI')) {
+    let url: URL;
+    try {
+      url = new URL(text(u));
+    } catch {
+      continue;
+    }
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && /\.xml$/i.test(url.pathname) && !urls.includes(url.href)) urls.push(url.href);
+  }
+  return urls;
+}
+
+/** A pivot LOTL as fetched (or as stored), not trusted until `followPivots` verifies it. */
+export interface PivotCopy {
+  url: string;
+  bytes: Uint8Array;
+  /** When it was fetched (stored copies keep their date). */
+  fetchedAt: Date;
+}
+
+/** A pivot the walk verified: the certificates it announces for the LOTL are trusted for the next step. */
+export interface FollowedPivot extends PivotCopy {
+  sha256: string;
+  sequence: number | null;
+  /** The LOTL signer certificates (DER) it announces (its own `EU` pointer). */
+  announces: Uint8Array[];
+}
+
+export type PivotWalk =
+  | {
+      ok: true;
+      /** The certificates to verify the current LOTL with: the pins when no pivot verified, else the last pivot's. */
+      signers: Uint8Array[];
+      /** The pivots verified, oldest first. */
+      followed: FollowedPivot[];
+      /** Pivots before the chain starts (older than the pins: none of the pins verifies them), with why. */
+      skipped: { url: string; reason: string }[];
+    }
+  | { ok: false; pivot: string; reason: string };
+
+/**
+ * From the pinned LOTL signers (`pins`, those of an Official Journal notice) to the certificates that sign the current
+ * LOTL, through its pivots, `pivots` oldest first. Each pivot is read with `readTrustList` (one enveloped signature,
+ * a pinned signer only, no DOCTYPE, read from what was verified) against the certificates trusted at that step; the
+ * certificates it announces for the LOTL itself (its `OtherTSLPointer` whose territory is `EU`) become the trusted
+ * ones for the next step. Pivots none of the pins verifies before the chain has started are older than the pins and
+ * skipped (said in `skipped`); once a pivot has verified, one that does not breaks the chain (a refusal naming it), as
+ * does a pivot that is not a LOTL, announces no certificate or whose sequence number does not rise. Trust never comes
+ * from a pivot's KeyInfo nor from the current LOTL: only from a verified path from the pins.
+ */
+export function followPivots(pins: Uint8Array[], pivots: PivotCopy[], now = new Date()): PivotWalk {
+  let trusted = pins;
+  const followed: FollowedPivot[] = [];
+  const skipped: { url: string; reason: string }[] = [];
+  for (const p of pivots) {
+    let list: TrustList;
+    try {
+      list = readTrustList(p.bytes, trusted, now);
+    } catch (e) {
+      if (followed.length === 0) {
+        skipped.push({ url: p.url, reason: (e as Error).message });
+        continue;
+      }
+      return { ok: false, pivot: p.url, reason: `does not verify with the certificates the pivot before it announces: ${(e as Error).message}` };
+    }
+    if (list.territory !== 'EU') return { ok: false, pivot: p.url, reason: `scheme territory is ${list.territory}, not EU` };
+    const seen = new Set<string>();
+    const announces = (list.pointers.get('EU') ?? []).filter((der) => !seen.has(derHash(der)) && seen.add(derHash(der)));
+    if (announces.length === 0) return { ok: false, pivot: p.url, reason: 'announces no LOTL signer certificate (no EU pointer)' };
+    const prev = followed.at(-1);
+    if (prev && (list.sequence ?? 0) <= (prev.sequence ?? 0)) {
+      return { ok: false, pivot: p.url, reason: `sequence number ${list.sequence ?? '?'} is not above the ${prev.sequence ?? '?'} of the pivot before it` };
+    }
+    followed.push({ ...p, sha256: sha256Hex(p.bytes), sequence: list.sequence, announces });
+    trusted = announces;
+  }
+  return { ok: true, signers: trusted, followed, skipped };
+}
