@@ -348,6 +348,17 @@ describe('trusted time-stamps', () => {
     expect(r.status).toBe('untrusted');
   });
 
+  it('a TSA certificate without id-kp-timeStamping proves nothing, even under a trusted root (RFC 3161 2.3)', async () => {
+    const s = await leaf('no-eku-ts', { notAfter: new Date('2025-12-31T00:00:00Z'), sources: false });
+    const plain = await party('TSA without EKU', { issuer: tsaRoot });
+    const r = await verifyPdfSignatures(await signedPdf({ signer: s, chain: [inter], signingTime: T_SIGN, timestamp: { tsa: plain, chain: [tsaRoot], genTime: T_SIGN } }), {
+      trustStore: store,
+      now: new Date('2026-11-24T12:00:00Z'),
+    });
+    expect(detail(r)).toMatchObject({ proof_time: null, signed_at_source: 'timestamp' });
+    expect(r.status).toBe('untrusted');
+  });
+
   it('a TSA listed as a TSA/QTST service proves its time only while the service was granted', async () => {
     const s = await leaf('listed-tsa', { notAfter: new Date('2025-12-31T00:00:00Z'), sources: false });
     const GRANTED = 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/granted';

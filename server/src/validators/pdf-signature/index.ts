@@ -2,6 +2,7 @@
 // The trust store and the validation time are arguments; loadTrustStore is the only I/O.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { analyzeChanges } from './changes.ts';
 import { evaluateChain } from './chain.ts';
@@ -247,9 +248,22 @@ interface Ctx {
  * trust store or to a listed TSA/QTST service granted at genTime; else null. Only such a time is proven.
  */
 function trustedTimestampTime(ctx: Ctx, ts: TimestampCheck | null): Date | null {
-  if (!ts?.ok || !ts.tsaCert) return null;
+  if (!ts?.ok || !ts.tsaCert || !isTimeStampingCert(ts.tsaCert)) return null;
   const chain = evaluateChain(ts.tsaCert, [...ts.cms.certs, ...ctx.dssCerts], tsaAnchors(ctx.trustStore, ts.genTime), ts.genTime);
   return chain.trusted ? ts.genTime : null;
+}
+
+const ID_KP_TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
+/** RFC 3161 2.3: a TSA signs with a key reserved for it, its certificate's extended key usage naming id-kp-timeStamping. */
+function isTimeStampingCert(cert: pkijs.Certificate): boolean {
+  const ext = cert.extensions?.find((e) => e.extnID === '2.5.29.37');
+  if (!ext) return false;
+  try {
+    const eku = ext.parsedValue instanceof pkijs.ExtKeyUsage ? ext.parsedValue : new pkijs.ExtKeyUsage({ schema: asn1js.fromBER(ext.extnValue.valueBlock.valueHexView).result });
+    return eku.keyPurposes.includes(ID_KP_TIME_STAMPING);
+  } catch {
+    return false;
+  }
 }
 
 /**
