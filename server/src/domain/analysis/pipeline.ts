@@ -445,8 +445,7 @@ function redacted(data: unknown): Record<string, unknown> {
  * After processing: what the storage option says happens to the original. Storage `review` keeps it only when the
  * analysis enters review (reviewOnFinish then sets how long); otherwise it goes at once, as with `none`.
  */
-function storagePatch(s: Services, row: AnalysisRow, options: NormalisedOptions, entersReview = false): Partial<AnalysisRow> {
-  const now = s.clock.now();
+function storagePatch(now: Date, row: AnalysisRow, options: NormalisedOptions, entersReview = false): Partial<AnalysisRow> {
   // A classification never keeps its original (no route could show or delete it).
   if (options.storage === 'none' || row.kind === 'classification' || (options.storage === 'review' && !entersReview)) {
     return { file_key: null, file_deleted_at: now, storage_expires_at: null };
@@ -549,20 +548,23 @@ async function completedPatch(s: Services, row: AnalysisRow, options: Normalised
       : null;
   const result = buildResult(s, row, options, reading, signature);
   // Entering human review (docs/reviews.md) is part of the same update, in the transaction that completes it.
-  const review = await reviewOnFinish(s, row, options, (result.verdict as { status?: 'valid' | 'invalid' | 'review' } | null)?.status);
+  // One instant: entering review, an original deleted on completion and `completed_at` all say the same time.
+  const now = s.clock.now();
+  const review = await reviewOnFinish(s, row, options, (result.verdict as { status?: 'valid' | 'invalid' | 'review' } | null)?.status, now);
   return {
     status: 'completed' as const,
     result: result as unknown as Record<string, unknown>,
     document_type: result.document?.type ?? null,
-    completed_at: s.clock.now(),
-    ...storagePatch(s, row, options, review !== null),
+    completed_at: now,
+    ...storagePatch(now, row, options, review !== null),
     ...review,
   };
 }
 
 /** The columns of an analysis that failed with this error (not charged). */
 function failedPatch(s: Services, row: AnalysisRow, options: NormalisedOptions, error: { code: string; message: string }): Partial<AnalysisRow> {
-  return { status: 'failed', error: JSON.stringify(error), completed_at: s.clock.now(), source_url: null, ...storagePatch(s, row, options) } as Partial<AnalysisRow>;
+  const now = s.clock.now();
+  return { status: 'failed', error: JSON.stringify(error), completed_at: now, source_url: null, ...storagePatch(now, row, options) } as Partial<AnalysisRow>;
 }
 
 /**

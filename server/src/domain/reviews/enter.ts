@@ -39,11 +39,12 @@ export async function reviewOnFinish(
   row: Pick<AnalysisRow, 'account_id' | 'kind' | 'keep_results'>,
   options: Partial<NormalisedOptions>,
   verdict: VerdictStatus | null | undefined,
+  /** The instant the analysis completes (its `completed_at`), so that entering review and the kept original's expiry count from it. */
+  now: Date = s.clock.now(),
 ): Promise<Partial<AnalysisRow> | null> {
   if (row.kind !== 'analysis' || !row.keep_results) return null;
   const { policy, template } = reviewPolicyOf(options);
   if (!entersReview(verdict, policy, template !== null)) return null;
-  const now = s.clock.now();
   const patch: Partial<AnalysisRow> = { review_status: 'pending', review_entered_at: now };
   if (options.storage === 'review') {
     const days = policy.max_days ?? (await repo.accountReviewSettings(s.db, row.account_id)).review_max_days;
