@@ -63,7 +63,12 @@ async function measure(name: string, spawnIt: (port: number) => ChildProcess, ke
     }
     if (Number.isNaN(first200Ms)) throw new Error(`${name}: no 200 within 180 s:\n${out}`);
     const at200 = performance.now();
-    const foundKey = key ?? /\b(ck_test_[0-9A-Za-z]+)/.exec(out)?.[1];
+    // The banner (with a first start's key) may reach the pipe just after the first 200: wait for it a little.
+    let foundKey = key ?? /\b(ck_test_[0-9A-Za-z]+)/.exec(out)?.[1];
+    for (let waited = 0; !foundKey && waited < 5_000; waited += 20) {
+      await sleep(20);
+      foundKey = /\b(ck_test_[0-9A-Za-z]+)/.exec(out)?.[1];
+    }
     const balance = await status(`${base}/v1/balance`, { Authorization: `Bearer ${foundKey ?? 'ck_test_none'}` });
     if (balance !== 200) throw new Error(`${name}: GET /v1/balance answered ${balance}`);
     await sleep(Math.max(0, IDLE_AFTER_MS - (performance.now() - at200)));
