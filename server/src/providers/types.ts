@@ -40,6 +40,12 @@ export interface ReadField {
    * what `mrz_matches_visual` / `aamva_matches_visual` compare with the zone. Not part of the API.
    */
   visual?: { value: unknown; confidence: number };
+  /**
+   * Per-character confidence (0..1) of a string `value`, aligned with its characters (for `mrz`, the lines joined by
+   * `\n`, whose entries are 1). Lets a check-digit failure on characters read unsure become `low_confidence` instead
+   * of an error (docs/validators.md). Absent: every character has the field's `confidence`. Not part of the API.
+   */
+  chars?: number[];
 }
 
 export interface Reading {

@@ -11,7 +11,7 @@
  * Dates: version 1 CCYYMMDD; from version 2, MMDDCCYY for USA and CCYYMMDD for Canada.
  */
 import { fuzzyNameMatch, normaliseName } from './names.ts';
-import { makeResult, isoDate, type ValidatorResult } from './types.ts';
+import { makeResult, notRun, isoDate, type ValidatorResult } from './types.ts';
 
 export interface AamvaHeader {
   compliance_indicator: string;
@@ -280,7 +280,7 @@ export interface AamvaVisual {
 /** aamva_matches_visual: barcode fields vs printed fields (only fields present on both sides). */
 export function aamvaMatchesVisual(payload: string | AamvaParseResult, visual: AamvaVisual): ValidatorResult {
   const r = typeof payload === 'string' ? parseAamva(payload) : payload;
-  if (!r.fields) return makeResult('aamva_matches_visual', false, 'barcode_unreadable', { errors: r.errors });
+  if (!r.fields) return notRun('aamva_matches_visual', 'barcode_unreadable', { errors: r.errors });
   const f = r.fields;
   const compared: Record<string, { barcode: unknown; visual: unknown; ok: boolean; method?: string }> = {};
   const name = (k: string, a: string | null, b: string | null | undefined) => {
@@ -310,7 +310,7 @@ export function aamvaMatchesVisual(payload: string | AamvaParseResult, visual: A
     compared.postal_code = { barcode: f.postal_code, visual: visual.postal_code, ok: v.startsWith(f.postal_code.slice(0, 5)) || f.postal_code.startsWith(v) };
   }
   const keys = Object.keys(compared);
-  if (keys.length === 0) return makeResult('aamva_matches_visual', false, 'nothing_to_compare', { compared, compliant: r.compliant });
+  if (keys.length === 0) return notRun('aamva_matches_visual', 'nothing_to_compare', { compared, compliant: r.compliant });
   const bad = keys.filter((k) => !compared[k].ok);
   return makeResult('aamva_matches_visual', bad.length === 0, bad.length ? 'mismatch' : 'ok', { compared, compliant: r.compliant, header: r.header, errors: r.errors }, {
     params: bad.length ? { fields: bad.join(',') } : {},

@@ -10,7 +10,7 @@
  * Tolerances: ±0.01 per line / per computed amount (rounding per line vs per total), ±0.02 on the
  * invoice total. Each part is only checked when the invoice gives it.
  */
-import { makeResult, type ValidatorResult } from './types.ts';
+import { makeResult, notRun, type ValidatorResult } from './types.ts';
 
 export const LINE_TOLERANCE_CENTS = 1;
 export const TOTAL_TOLERANCE_CENTS = 2;
@@ -121,7 +121,7 @@ export function invoiceTotals(inv: InvoiceInput): ValidatorResult {
     add('total', expectedTotal, toCents(inv.total), TOTAL_TOLERANCE_CENTS);
   }
   const failed = findings.filter((f) => !f.ok);
-  if (findings.length === 0) return makeResult('invoice_totals', false, 'nothing_to_check', { findings, input: inv }, { fields: ['total'] });
+  if (findings.length === 0) return notRun('invoice_totals', 'nothing_to_check', { findings, input: inv }, { fields: ['total'] });
   const fields = new Set<string>();
   for (const f of findings) fields.add(f.check === 'line_amount' ? 'lines' : f.check === 'base_per_rate' || f.check === 'vat_per_rate' ? 'taxes' : f.check);
   return makeResult('invoice_totals', failed.length === 0, failed.length ? `${failed[0].check}_mismatch` : 'ok', {

@@ -15,7 +15,7 @@
  */
 import { parse as mrzParse } from 'mrz';
 import { fuzzyNameMatch, normaliseName } from './names.ts';
-import { makeResult, isIsoDate, isoDate, type ValidatorResult } from './types.ts';
+import { makeResult, notRun, isIsoDate, isoDate, type ValidatorResult } from './types.ts';
 
 export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB' | 'FRENCH_NATIONAL_ID' | 'FRENCH_DRIVING_LICENSE' | 'SWISS_DRIVING_LICENSE';
 export type MrzCheckName = 'document_number' | 'birth_date' | 'expiry_date' | 'personal_number' | 'composite';
@@ -306,7 +306,11 @@ export function validateMrzChecksums(input: string | string[], opts: { reference
   else if (!r.valid) reason = 'invalid_check_digit';
   const passed = reason === 'ok';
   const failed = r.checks.filter((c) => !c.valid).map((c) => c.name);
-  return makeResult('mrz_checksums', passed, reason, { format: r.format, lines: r.lines, checks: r.checks, fields: r.fields, errors: r.errors, library: r.library }, {
+  const evidence = { format: r.format, lines: r.lines, checks: r.checks, fields: r.fields, errors: r.errors, library: r.library };
+  // A zone whose format cannot be told (or is another type's, which the type rule judges) or that holds characters no
+  // MRZ has was not read as an MRZ: nothing is proven about its check digits either way.
+  if (reason !== 'ok' && reason !== 'invalid_check_digit') return notRun('mrz_checksums', reason, evidence, { fields: ['mrz'] });
+  return makeResult('mrz_checksums', passed, reason, evidence, {
     params: failed.length ? { failed: failed.join(',') } : {},
     fields: ['mrz'],
   });
@@ -391,7 +395,7 @@ const alnum = (s: string) => s.toUpperCase().replace(/[^0-9A-Z]/g, '');
  */
 export function mrzMatchesVisual(mrz: MrzParseResult | string | string[], visual: VisualFields, opts: { referenceDate?: string } = {}): ValidatorResult {
   const r = typeof mrz === 'string' || Array.isArray(mrz) ? parseMrz(mrz, opts) : mrz;
-  if (!r.fields) return makeResult('mrz_matches_visual', false, 'mrz_unreadable', { format: r.format, errors: r.errors });
+  if (!r.fields) return notRun('mrz_matches_visual', 'mrz_unreadable', { format: r.format, errors: r.errors });
   const f = r.fields;
   const compared: Record<string, { mrz: unknown; visual: unknown; ok: boolean; method?: string }> = {};
   const surname = visual.surname ?? visual.last_name;
@@ -439,7 +443,7 @@ export function mrzMatchesVisual(mrz: MrzParseResult | string | string[], visual
     if (s) compared.sex = { mrz: f.sex, visual: visual.sex, ok: s === f.sex };
   }
   const keys = Object.keys(compared);
-  if (keys.length === 0) return makeResult('mrz_matches_visual', false, 'nothing_to_compare', { format: r.format, compared });
+  if (keys.length === 0) return notRun('mrz_matches_visual', 'nothing_to_compare', { format: r.format, compared });
   const mismatched = keys.filter((k) => !compared[k].ok);
   return makeResult('mrz_matches_visual', mismatched.length === 0, mismatched.length ? 'mismatch' : 'ok', { format: r.format, compared }, {
     params: mismatched.length ? { fields: mismatched.join(',') } : {},

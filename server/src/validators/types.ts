@@ -5,6 +5,13 @@
 export interface ValidatorResult {
   /** CheckResult code, e.g. 'nif_check_digit'. */
   code: string;
+  /**
+   * What the validator proved (docs/validators.md): `passed` (the evidence agrees with the rule), `failed` (the
+   * evidence contradicts it) or `not_run` (nothing to check: a value missing, nothing to compare, a reading it could
+   * not parse). Only `failed` can become an `error` reason; a `not_run` result is never a failed CheckResult.
+   */
+  outcome: 'passed' | 'failed' | 'not_run';
+  /** outcome === 'passed' (kept for callers that only ask whether it passed). */
   passed: boolean;
   /** Stable key of the localised message, e.g. 'nif_check_digit.invalid_letter'. */
   message_key: string;
@@ -37,10 +44,20 @@ export function makeResult(
   evidence: Record<string, unknown>,
   extra: { params?: Record<string, string | number>; fields?: string[] } = {},
 ): ValidatorResult {
-  const r: ValidatorResult = { code, passed, message_key: `${code}.${reason}`, evidence };
+  const r: ValidatorResult = { code, outcome: passed ? 'passed' : 'failed', passed, message_key: `${code}.${reason}`, evidence };
   if (extra.params && Object.keys(extra.params).length > 0) r.params = extra.params;
   if (extra.fields && extra.fields.length > 0) r.fields = extra.fields;
   return r;
+}
+
+/** A validator that could not judge: nothing to check or compare, or a reading it could not parse. Never an error. */
+export function notRun(
+  code: CheckCode,
+  reason: string,
+  evidence: Record<string, unknown>,
+  extra: { params?: Record<string, string | number>; fields?: string[] } = {},
+): ValidatorResult {
+  return { ...makeResult(code, false, reason, evidence, extra), outcome: 'not_run' };
 }
 
 /** Strict calendar check of a `YYYY-MM-DD` string. */

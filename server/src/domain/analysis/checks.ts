@@ -21,6 +21,7 @@ import {
 } from '../../validators/index.ts';
 import type { PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
 import { isIsoDate } from '../../validators/types.ts';
+import { invoiceInputOf } from './invoice-input.ts';
 import { t, warningText } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
 
@@ -74,7 +75,8 @@ function family(entry: CatalogueEntry): DocumentFamily {
 }
 
 /** Runs the deterministic validators the type names on the fields that were read. */
-function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, read: Reading['fields'], referenceDate: string): ValidatorResult[] {
+function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, reading: Reading, referenceDate: string): ValidatorResult[] {
+  const read = reading.fields;
   // The visual zone as read on its own: a value taken from the MRZ (or barcode) compared with itself proves nothing.
   // Where a model read the printed face of a field the zone also carries, that reading is the visual one.
   const notFrom = (origin: string): Record<string, unknown> =>
@@ -136,19 +138,9 @@ function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, r
       }),
     );
   }
-  if (has('invoice_totals') && (fields.total_amount !== undefined || fields.line_items !== undefined)) {
-    const lines = Array.isArray(fields.line_items) ? (fields.line_items as Array<Record<string, unknown>>) : [];
-    const rate = num(fields.tax_rate);
-    results.push(
-      invoiceTotals({
-        lines: lines.map((l) => ({ quantity: num(l.quantity), unit_price: num(l.unit_price), amount: num(l.amount), vat_rate: rate })),
-        taxes: rate !== null ? [{ rate, base: num(fields.tax_base), vat: num(fields.tax_amount) }] : undefined,
-        subtotal: num(fields.tax_base),
-        vat_total: num(fields.tax_amount),
-        withholding: num(fields.withholding_amount),
-        total: num(fields.total_amount),
-      }),
-    );
+  if (has('invoice_totals')) {
+    const input = invoiceInputOf(fields, reading);
+    if (input) results.push(invoiceTotals(input));
   }
   if (has('date_consistency') && (str(fields.issue_date) || str(fields.expiry_date))) {
     results.push(
@@ -216,7 +208,7 @@ export function runChecks(input: CheckInput): CheckOutcome {
   if (entry) {
     // Deterministic validators: every result is a check; failures are reasons.
     const failed = new Set<string>();
-    for (const r of runValidators(entry, fields, reading.fields, referenceDate)) {
+    for (const r of runValidators(entry, fields, reading, referenceDate)) {
       checks.push({ code: r.code as CheckResult['code'], passed: r.passed, message: t(language, `check.${r.code}.${r.passed ? 'ok' : 'fail'}`) });
       for (const f of r.fields ?? []) validated[f] = (validated[f] ?? true) && r.passed;
       if (!r.passed && !failed.has(r.code)) {
