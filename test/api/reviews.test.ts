@@ -65,11 +65,28 @@ describe.each(DATABASES)('human review on %s', (kind) => {
     expect(a.verdict.status).toBe('review');
     expect(a.verdict.final_status).toBeNull();
     expect(a.review).toEqual({ status: 'pending', decision: null, assignee: null, reviewed_by: null, reviewed_at: null, reason: null, note: null });
-    // Storage none: the original followed its own mode (deleted at the end) and no file_url is offered.
-    expect(a.storage).toMatchObject({ mode: 'none', kept: false, reason: 'storage_none' });
-    expect(a.file_url).toBeUndefined();
+    // No storage chosen: entering review keeps the original (storage `review`) so that a reviewer can see it, for
+    // at most review_max_days (30 by default), with a signed file_url.
+    expect(a.storage).toMatchObject({ mode: 'review', kept: true, reason: 'pending_review', file_deleted_at: null });
+    expect(Date.parse(a.storage.expires_at) - Date.parse(a.completed_at)).toBe(30 * 24 * 3600 * 1000);
+    expect(a.file_url).toMatch(/^http/);
+    const file = await app.request('GET', `/v1/analyses/${a.id}/file`);
+    expect(file.status).toBe(200);
     // The same on a later read.
     expect((await app.request('GET', `/v1/analyses/${a.id}`)).body.review.status).toBe('pending');
+  });
+
+  it('an explicit storage none keeps nothing even in review; an analysis that does not enter review keeps nothing either', async () => {
+    const a = await analyze('dni_blurry.jpg', { expect: ['es_dni'], storage: 'none' });
+    expect(a.verdict.status).toBe('review');
+    expect(a.review.status).toBe('pending');
+    // The caller chose none: the original followed its own mode (deleted at the end) and no file_url is offered.
+    expect(a.storage).toMatchObject({ mode: 'none', kept: false, reason: 'storage_none' });
+    expect(a.file_url).toBeUndefined();
+    const b = await analyze('dni_valid.jpg', { expect: ['es_dni'] });
+    expect(b.verdict.status).toBe('valid');
+    expect(b.storage).toEqual({ mode: 'none', file_deleted_at: b.completed_at, expires_at: null });
+    expect((await app.request('GET', `/v1/analyses/${b.id}/file`)).body.error.code).toBe('file_not_stored');
   });
 
   it('no template: valid and invalid verdicts do not enter review; no expect, no review', async () => {

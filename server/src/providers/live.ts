@@ -111,7 +111,7 @@ export function merge(local: Reading | null, model: ModelReading, input: ReadInp
     if (document && document.type === modelType) document = { ...document, confidence: Math.max(document.confidence, modelConf) };
     else if (!document || (!hardEvidence && modelConf > document.confidence)) {
       const entry = getEntry(modelType)!;
-      document = { type: modelType, confidence: modelConf, side: null, country: entry.countries.length === 1 && entry.countries[0] !== '*' ? entry.countries[0] : null };
+      document = { type: modelType, confidence: modelConf, side: null, country: entry.countries.length === 1 && entry.countries[0] !== '*' ? entry.countries[0] : null, basis: 'model' };
     }
   }
   if (document) {

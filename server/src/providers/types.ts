@@ -48,9 +48,23 @@ export interface ReadField {
   chars?: number[];
 }
 
+export type TypeBasis = 'zone' | 'barcode' | 'xml' | 'text' | 'model' | 'simulated';
+
 export interface Reading {
   /** The detected document, or null when nothing recognisable was found. */
-  document: { type: string; confidence: number; side: 'front' | 'back' | 'both' | null; country: string | null } | null;
+  document: {
+    type: string;
+    confidence: number;
+    side: 'front' | 'back' | 'both' | null;
+    country: string | null;
+    /**
+     * What decided the type: a machine-readable zone, a barcode or an embedded invoice XML (`zone`, `barcode`, `xml`:
+     * decisive evidence), the text rules (`text`), an AI model (`model`), or test mode's deliberate simulation
+     * (`simulated`). A `type_mismatch` is an error only on decisive evidence (docs/live-mode.md, "How the type is
+     * decided"). Absent: not decisive. Not part of the API.
+     */
+    basis?: TypeBasis;
+  } | null;
   /** Best guesses, most likely first (classification candidates); includes `document.type` first when set. */
   candidates: Array<{ type: string; confidence: number }>;
   /** Extracted fields by catalogue field name (empty with `extract: false` or for classifications). */

@@ -35,6 +35,7 @@ const M: Record<string, [string, string, string, string]> = {
   'doc.network_error': ['No se ha podido subir el archivo. Comprueba tu conexión e inténtalo de nuevo.', 'The file could not be uploaded. Check your connection and try again.', 'Não foi possível carregar o ficheiro. Verifique a ligação e tente novamente.', "Le fichier n'a pas pu être envoyé. Vérifiez votre connexion et réessayez."],
 
   'retry.heading': ['Necesitamos otra foto de {label}', 'We need another photo of {label}', 'Precisamos de outra fotografia de {label}', "Nous avons besoin d'une autre photo de {label}"],
+  'retry.unclear': ['No hemos podido leer bien algunos caracteres. Haz una foto más nítida, de cerca y sin reflejos.', 'We could not read some characters clearly. Take a sharper photo, closer and without glare.', 'Não conseguimos ler bem alguns caracteres. Tire uma fotografia mais nítida, de perto e sem reflexos.', "Nous n'avons pas pu lire clairement certains caractères. Prenez une photo plus nette, de plus près et sans reflets."],
   'retry.attempts_left': ['Te quedan {n} intentos.', 'You have {n} attempts left.', 'Restam-lhe {n} tentativas.', 'Il vous reste {n} essais.'],
   'retry.attempts_left_one': ['Te queda 1 intento.', 'You have 1 attempt left.', 'Resta-lhe 1 tentativa.', 'Il vous reste 1 essai.'],
 

@@ -183,13 +183,14 @@ function documentStep(view: PageView, token: string, doc: PageDocument, query: P
   const L = view.locale;
   const index = view.documents.indexOf(doc);
   const total = view.documents.length;
-  // A document with attempts and warnings, still open: the last photo was not good enough.
-  const retry = doc.attempts > 0 && doc.warnings.length > 0;
+  // A document with attempts, still open: the last photo was not good enough (quality warnings, or characters read
+  // too unsure to check them).
+  const retry = doc.attempts > 0 && doc.outcome === null && doc.status !== 'processing';
   const heading = retry ? t(L, 'retry.heading', { label: doc.label }) : doc.label;
   const retryBlock = retry
     ? `<div class="banner banner-warn" role="status">
 <ul class="warnings">
-${[...new Set(doc.warnings)].map((w) => `<li>${esc(warningText(L, w))}</li>`).join('\n')}
+${[...new Set(doc.warnings)].map((w) => `<li>${esc(warningText(L, w))}</li>`).join('\n') || `<li>${esc(t(L, 'retry.unclear'))}</li>`}
 </ul>
 <p><strong>${esc(doc.attempts_left === 1 ? t(L, 'retry.attempts_left_one') : t(L, 'retry.attempts_left', { n: doc.attempts_left }))}</strong></p>
 </div>`

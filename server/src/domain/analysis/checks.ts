@@ -1,5 +1,5 @@
 import type { components } from '../../../../generated/api.d.ts';
-import { labelOf, type CatalogueEntry, type Language } from '../../catalogue/index.ts';
+import { getEntry, labelOf, type CatalogueEntry, type Language } from '../../catalogue/index.ts';
 import type { Reading } from '../../providers/types.ts';
 import {
   aamvaMatchesVisual,
@@ -20,7 +20,10 @@ import {
   type ValidatorResult,
 } from '../../validators/index.ts';
 import type { PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
+import { CHECK_CHAR_CONFIDENCE } from '../../validators/confidence.ts';
 import { isIsoDate } from '../../validators/types.ts';
+import { failedCheckMessage, lowConfidenceMessage, partName } from './check-messages.ts';
+import { fieldUnsure, unsureEvidence } from './evidence.ts';
 import { invoiceInputOf } from './invoice-input.ts';
 import { t, warningText } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
@@ -156,6 +159,15 @@ function runValidators(entry: CatalogueEntry, fields: Record<string, unknown>, r
   return results;
 }
 
+/** The reading's fields behind each holder attribute compared. */
+const HOLDER_FIELDS: Record<string, string[]> = {
+  full_name: ['full_name', 'first_name', 'last_name', 'second_last_name'],
+  first_name: ['first_name', 'full_name'],
+  last_name: ['last_name', 'second_last_name', 'full_name'],
+  document_number: ['document_number', 'id_number'],
+  birth_date: ['birth_date'],
+};
+
 /** The caller's holder against the document's: every given attribute must agree (names folded and fuzzy). */
 function compareHolder(holder: NonNullable<NormalisedOptions['checks']['holder']>, fields: Record<string, unknown>): { comparable: boolean; mismatched: string[] } {
   const mismatched: string[] = [];
@@ -202,18 +214,41 @@ export function runChecks(input: CheckInput): CheckOutcome {
   const checks: CheckResult[] = [];
   const validated: Record<string, boolean> = {};
   const reasons: Reason[] = [];
-  const reason = (code: string, severity: Severity, key: string, params: Record<string, string | number> = {}) =>
-    reasons.push({ code: code as Reason['code'], severity, message: t(language, key, params) });
+  const push = (code: string, severity: Severity, message: string) => reasons.push({ code: code as Reason['code'], severity, message });
+  /**
+   * A reason; an `error` that rests on fields read unsure (`rests`) is only a `warning` (a person checks it): our
+   * reading, not the document, may be what is wrong.
+   */
+  const reason = (code: string, severity: Severity, key: string, params: Record<string, string | number> = {}, rests: string[] = []) => {
+    const unsure = severity === 'error' ? rests.map((f) => fieldUnsure(reading, f)).find((u) => u !== null) : null;
+    if (unsure) push(code, 'warning', `${t(language, key, params)} ${t(language, 'unsure.suffix', { field: partName(language, unsure.field) })}`);
+    else push(code, severity, t(language, key, params));
+  };
+  // A reading that simulates (test mode) knows what it left out; a real one may just have missed it.
+  const simulated = reading.document?.basis === 'simulated';
+  let unsureChecks = 0;
 
   if (entry) {
-    // Deterministic validators: every result is a check; failures are reasons.
+    // Deterministic validators (docs/validators.md, "Passed, failed, not run"): a passed or failed result is a check;
+    // a failure is a reason. A result that was not run is no check at all, and a failure that rests on characters
+    // read unsure is not run either: it becomes a `low_confidence` warning that names them.
     const failed = new Set<string>();
     for (const r of runValidators(entry, fields, reading, referenceDate)) {
-      checks.push({ code: r.code as CheckResult['code'], passed: r.passed, message: t(language, `check.${r.code}.${r.passed ? 'ok' : 'fail'}`) });
-      for (const f of r.fields ?? []) validated[f] = (validated[f] ?? true) && r.passed;
-      if (!r.passed && !failed.has(r.code)) {
+      if (r.outcome === 'not_run') continue;
+      if (r.outcome === 'failed') {
+        const unsure = unsureEvidence(r, reading);
+        if (unsure.length > 0) {
+          unsureChecks++;
+          push('low_confidence', 'warning', lowConfidenceMessage(language, r.code, unsure));
+          continue;
+        }
+      }
+      const message = r.outcome === 'passed' ? t(language, `check.${r.code}.ok`) : failedCheckMessage(language, r);
+      checks.push({ code: r.code as CheckResult['code'], passed: r.outcome === 'passed', message });
+      for (const f of r.fields ?? []) validated[f] = (validated[f] ?? true) && r.outcome === 'passed';
+      if (r.outcome === 'failed' && !failed.has(r.code)) {
         failed.add(r.code);
-        reason(r.code, WARNING_VALIDATORS.has(r.code) ? 'warning' : 'error', `check.${r.code}.fail`);
+        push(r.code, WARNING_VALIDATORS.has(r.code) ? 'warning' : 'error', message);
       }
     }
 
@@ -224,14 +259,14 @@ export function runChecks(input: CheckInput): CheckOutcome {
       const expiry = dateOf(fields.expiry_date);
       if (!expiry) reason('not_expired', 'warning', 'not_expired.missing');
       else if (notExpired(expiry, referenceDate)) reason('not_expired', 'info', 'not_expired.ok', { date: expiry });
-      else reason('not_expired', 'error', 'not_expired.fail', { date: expiry });
+      else reason('not_expired', 'error', 'not_expired.fail', { date: expiry }, ['expiry_date']);
     }
     if (c.max_age_days !== undefined && hasField('issue_date')) {
       const issue = dateOf(fields.issue_date);
       if (!issue) reason('max_age_days', 'warning', 'max_age_days.missing');
       else {
         const days = issueAgeDays(issue, referenceDate);
-        reason('max_age_days', days <= c.max_age_days ? 'info' : 'error', days <= c.max_age_days ? 'max_age_days.ok' : 'max_age_days.fail', { days, max: c.max_age_days });
+        reason('max_age_days', days <= c.max_age_days ? 'info' : 'error', days <= c.max_age_days ? 'max_age_days.ok' : 'max_age_days.fail', { days, max: c.max_age_days }, ['issue_date']);
       }
     }
     if ((c.min_age_years !== undefined || c.max_age_years !== undefined) && hasField('birth_date')) {
@@ -241,11 +276,11 @@ export function runChecks(input: CheckInput): CheckOutcome {
         const age = ageYears(birth, referenceDate);
         if (c.min_age_years !== undefined) {
           const ok = age >= c.min_age_years;
-          reason('min_age_years', ok ? 'info' : 'error', ok ? 'min_age_years.ok' : 'min_age_years.fail', { age, min: c.min_age_years });
+          reason('min_age_years', ok ? 'info' : 'error', ok ? 'min_age_years.ok' : 'min_age_years.fail', { age, min: c.min_age_years }, ['birth_date']);
         }
         if (c.max_age_years !== undefined) {
           const ok = age <= c.max_age_years;
-          reason('max_age_years', ok ? 'info' : 'error', ok ? 'max_age_years.ok' : 'max_age_years.fail', { age, max: c.max_age_years });
+          reason('max_age_years', ok ? 'info' : 'error', ok ? 'max_age_years.ok' : 'max_age_years.fail', { age, max: c.max_age_years }, ['birth_date']);
         }
       }
     }
@@ -253,10 +288,11 @@ export function runChecks(input: CheckInput): CheckOutcome {
       const { comparable, mismatched } = compareHolder(c.holder, fields);
       if (!comparable) reason('holder', 'warning', 'holder.missing');
       else if (mismatched.length === 0) reason('holder', 'info', 'holder.ok');
-      else reason('holder', 'error', 'holder.fail', { fields: mismatched.join(', ') });
+      else reason('holder', 'error', 'holder.fail', { fields: mismatched.map((f) => partName(language, f)).join(', ') }, mismatched.flatMap((f) => HOLDER_FIELDS[f] ?? [f]));
     }
     for (const f of c.require_fields ?? []) {
-      if (isEmpty(fields[f])) reason('required_field_missing', 'error', 'required_field_missing', { field: f });
+      // Only a simulated reading knows a field is absent; a real reading that did not find it has not proven it.
+      if (isEmpty(fields[f])) reason('required_field_missing', simulated ? 'error' : 'warning', simulated ? 'required_field_missing' : 'required_field_missing.unread', { field: f });
     }
     for (const [option, seen] of [['require_signature', reading.visual.signed], ['require_stamp', reading.visual.stamped]] as const) {
       if (c[option] && entry.checks.includes(option)) {
@@ -269,13 +305,13 @@ export function runChecks(input: CheckInput): CheckOutcome {
       const found = num(fields.total_amount) ?? num(fields.amount) ?? num(fields.net_pay);
       if (found === null) reason('expected_amount', 'warning', 'expected_amount.missing');
       else if (Math.abs(toCents(found) - toCents(c.expected_amount)) <= 1) reason('expected_amount', 'info', 'expected_amount.ok', { amount: amountText(toCents(found)) });
-      else reason('expected_amount', 'error', 'expected_amount.fail', { amount: amountText(toCents(found)), expected: amountText(toCents(c.expected_amount)) });
+      else reason('expected_amount', 'error', 'expected_amount.fail', { amount: amountText(toCents(found)), expected: amountText(toCents(c.expected_amount)) }, ['total_amount', 'amount', 'net_pay']);
     }
     if (c.expected_iban !== undefined && entry.checks.includes('expected_iban')) {
       const found = str(fields.iban);
       if (!found) reason('expected_iban', 'warning', 'expected_iban.missing');
       else if (normaliseIban(found) === normaliseIban(c.expected_iban)) reason('expected_iban', 'info', 'expected_iban.ok');
-      else reason('expected_iban', 'error', 'expected_iban.fail', { iban: found });
+      else reason('expected_iban', 'error', 'expected_iban.fail', { iban: found }, ['iban']);
     }
     if (c.expected_reference !== undefined && entry.checks.includes('expected_reference')) {
       const texts = ['reference', 'concept', 'invoice_number', 'purpose'].map((f) => str(fields[f])).filter((x): x is string => x !== null);
@@ -283,11 +319,11 @@ export function runChecks(input: CheckInput): CheckOutcome {
       else {
         const needle = normaliseName(c.expected_reference);
         const ok = texts.some((tx) => normaliseName(tx).includes(needle));
-        reason('expected_reference', ok ? 'info' : 'error', ok ? 'expected_reference.ok' : 'expected_reference.fail');
+        reason('expected_reference', ok ? 'info' : 'error', ok ? 'expected_reference.ok' : 'expected_reference.fail', {}, ['reference', 'concept', 'invoice_number', 'purpose']);
       }
     }
-    if (fields.fit_for_sport === false) reason('not_fit_for_sport', 'error', 'not_fit_for_sport');
-    if (fields.has_records === true) reason('has_records', 'error', 'has_records');
+    if (fields.fit_for_sport === false) reason('not_fit_for_sport', 'error', 'not_fit_for_sport', {}, ['fit_for_sport']);
+    if (fields.has_records === true) reason('has_records', 'error', 'has_records', {}, ['has_records']);
     if (entry.i9_lists && entry.i9_lists.length > 0) reason('i9_list', 'info', 'i9_list', { list: entry.i9_lists.join(', ') });
   }
 
@@ -319,20 +355,59 @@ export function runChecks(input: CheckInput): CheckOutcome {
   const confidences = Object.values(reading.fields).filter((f) => !isEmpty(f.value)).map((f) => f.confidence);
   const meanConfidence = confidences.length ? confidences.reduce((a, b) => a + b, 0) / confidences.length : 1;
   const docConfidence = reading.document?.confidence ?? 0;
-  if (docConfidence >= 0.5 && (docConfidence < 0.7 || meanConfidence < 0.6)) reason('low_confidence', 'warning', 'low_confidence');
+  if (unsureChecks === 0 && docConfidence >= 0.5 && (docConfidence < 0.7 || meanConfidence < 0.6)) reason('low_confidence', 'warning', 'low_confidence');
 
   return { checks, validated, reasons };
 }
 
-/** The type reason, always first: match, mismatch, or unknown (generic type or confidence below 0.5). */
-export function typeReason(expected: string[], detected: Reading['document'], entry: CatalogueEntry | undefined, language: Language): Reason {
+/**
+ * The type reason, always first: match, mismatch, or unknown (generic type, confidence below 0.5, or another type
+ * read on evidence that does not rule the expected one out).
+ */
+export function typeReason(expected: string[], reading: Pick<Reading, 'document' | 'candidates' | 'fields'>, entry: CatalogueEntry | undefined, language: Language): Reason {
+  const detected = reading.document;
   if (!detected || !entry || entry.generic || detected.confidence < 0.5) {
     return { code: 'type_unknown', severity: 'warning', message: t(language, 'type_unknown') };
   }
   const label = labelOf(entry.type, language) ?? entry.type;
   if (expected.includes(entry.type)) return { code: 'type_match', severity: 'info', message: t(language, 'type_match', { label }) };
   const expectedLabels = expected.map((e) => labelOf(e, language) ?? e).join(' / ');
+  if (!mismatchIsDecisive(expected, reading, entry)) {
+    return { code: 'type_unknown', severity: 'warning', message: t(language, 'type_unknown.plausible', { label, expected: expectedLabels }) };
+  }
   return { code: 'type_mismatch', severity: 'error', message: t(language, 'type_mismatch', { expected: expectedLabels, label }) };
+}
+
+/** Text (or a model) rules the expected types out only this far above them, and only across categories. */
+const TEXT_DECISIVE_CONFIDENCE = 0.85;
+const TEXT_EXPECTED_CEILING = 0.1;
+
+/**
+ * Whether the evidence for the detected type rules the expected types out (docs/live-mode.md, "How the type is
+ * decided"): a machine-readable zone whose document code and issuing state were read with confidence, a barcode, an
+ * embedded invoice XML, test mode's deliberate scenario; or text far above every expected type and of another
+ * category (an invoice is not a payslip; a receipt may well be the invoice that was expected).
+ */
+export function mismatchIsDecisive(expected: string[], reading: Pick<Reading, 'document' | 'candidates' | 'fields'>, entry: CatalogueEntry): boolean {
+  const detected = reading.document!;
+  switch (detected.basis) {
+    case 'simulated':
+    case 'barcode':
+    case 'xml':
+      return true;
+    case 'zone': {
+      // The zone's document code and issuing state read with confidence, and no expected type among the types the
+      // zone leaves possible (a card of one state held by a national of another may be an identity card or a
+      // residence document: the zone does not tell).
+      const head = reading.fields.mrz?.chars?.slice(0, 5) ?? [];
+      return head.every((c) => c >= CHECK_CHAR_CONFIDENCE) && !reading.candidates.some((c) => expected.includes(c.type));
+    }
+    default: {
+      const expectedBest = Math.max(0, ...reading.candidates.filter((c) => expected.includes(c.type)).map((c) => c.confidence));
+      const categories = new Set(expected.map((e) => getEntry(e)?.category));
+      return detected.confidence >= TEXT_DECISIVE_CONFIDENCE && expectedBest <= TEXT_EXPECTED_CEILING && !categories.has(entry.category);
+    }
+  }
 }
 
 /** invalid if any error; else review if any warning; else valid. */

@@ -21,6 +21,12 @@ export interface NormalisedOptions {
   checks: Checks;
   /** `review` (from a template) keeps the original while its review is pending (docs/reviews.md). */
   storage: 'none' | 'temporary' | 'persistent' | 'review';
+  /**
+   * Whether the request or its template chose `storage`. When neither did, an analysis that enters human review keeps
+   * its original as storage `review` does, so that the reviewer has the document to look at (docs/reviews.md); an
+   * explicit `none` keeps nothing even then. Rows stored before this existed lack it: read as chosen.
+   */
+  storage_chosen?: boolean;
   ttl_hours: number;
   keep_results: boolean;
   async: boolean;
@@ -182,6 +188,7 @@ export function normaliseOptions(raw: AnalyzeOptions, prefix: string, account: A
     extract: (raw.extract as boolean | Record<string, unknown> | undefined) ?? (tpl?.extract as boolean | Record<string, unknown> | undefined) ?? true,
     checks: { ...(tpl?.checks ?? {}), ...(raw.checks ?? {}) },
     storage: raw.storage ?? tpl?.storage ?? 'none',
+    storage_chosen: raw.storage !== undefined || (tpl?.storage !== undefined && tpl?.storage !== null),
     ttl_hours: raw.ttl_hours ?? tpl?.ttl_hours ?? 24,
     keep_results: raw.keep_results ?? true,
     async: raw.async ?? false,

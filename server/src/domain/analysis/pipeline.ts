@@ -18,7 +18,7 @@ import { admitLiveWork, SLOT_LEASE_MS } from '../live-limits.ts';
 import { decodeBase64File, downloadFileUrl, filenameFromUrl, identifyUpload, inspectFile, maxPagesFor, parseFileUrl } from '../intake/index.ts';
 import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
 import { onAnalysisSettled } from '../dossiers/hooks.ts';
-import { reviewOnFinish } from '../reviews/enter.ts';
+import { reviewOnFinish, storageUnchosen } from '../reviews/enter.ts';
 import { failureMessage, t } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
 import { toAnalysis, toClassification, type Analysis, type Classification, type StoredResult } from './presenter.ts';
@@ -374,7 +374,7 @@ function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, 
   if (row.kind === 'classification') {
     let verdict: StoredResult['verdict'] = null;
     if (options.expect) {
-      const reasons: Reason[] = [typeReason(options.expect, reading.document, entry, language)];
+      const reasons: Reason[] = [typeReason(options.expect, reading, entry, language)];
       verdict = { expected: options.expect, match: Boolean(entry && options.expect.includes(entry.type)), status: statusOf(reasons), reasons };
     }
     return { document, candidates: reading.candidates, verdict, fields: {}, checks: [], warnings, signature: null, processing };
@@ -392,7 +392,7 @@ function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, 
   }
   let verdict: Analysis['verdict'] = null;
   if (options.expect) {
-    const reasons = [typeReason(options.expect, reading.document, entry, language), ...outcome.reasons];
+    const reasons = [typeReason(options.expect, reading, entry, language), ...outcome.reasons];
     verdict = { expected: options.expect, match: Boolean(entry && options.expect.includes(entry.type)), status: statusOf(reasons), reasons, final_status: null };
   }
   return { document, candidates: reading.candidates, verdict, fields, checks: outcome.checks, warnings, signature: toSignature(signature), processing };
@@ -447,7 +447,11 @@ function redacted(data: unknown): Record<string, unknown> {
  */
 function storagePatch(now: Date, row: AnalysisRow, options: NormalisedOptions, entersReview = false): Partial<AnalysisRow> {
   // A classification never keeps its original (no route could show or delete it).
-  if (options.storage === 'none' || row.kind === 'classification' || (options.storage === 'review' && !entersReview)) {
+  if (row.kind === 'classification') return { file_key: null, file_deleted_at: now, storage_expires_at: null };
+  // Storage nobody chose: an analysis that enters review keeps its original as storage `review` does (the reviewer
+  // must see the document); reviewOnFinish sets how long.
+  if (entersReview && storageUnchosen(options)) return { storage_mode: 'review' };
+  if (options.storage === 'none' || (options.storage === 'review' && !entersReview)) {
     return { file_key: null, file_deleted_at: now, storage_expires_at: null };
   }
   if (options.storage === 'temporary') return { storage_expires_at: new Date(now.getTime() + options.ttl_hours * 3600 * 1000) };

@@ -394,11 +394,14 @@ export async function cancelLink(s: Services, auth: Auth, id: string): Promise<V
 
 /** How one finished attempt ends: it counts (accepted), another photo is asked for (retry), or attempts ran out (rejected). */
 function judgeAttempt(analysis: AnalysisRow, attempts: number): { result: 'accepted' | 'retry' | 'rejected'; verdict: LinkDocumentState['verdict_status']; warnings: string[] } {
-  const result = (analysis.result ?? null) as { verdict?: { status?: 'valid' | 'invalid' | 'review' } | null; warnings?: string[] } | null;
+  const result = (analysis.result ?? null) as { verdict?: { status?: 'valid' | 'invalid' | 'review'; reasons?: Array<{ code: string }> } | null; warnings?: string[] } | null;
   const warnings = analysis.status === 'completed' ? [...(result?.warnings ?? [])] : [];
   const verdict = analysis.status === 'completed' ? (result?.verdict?.status ?? null) : null;
-  // A failed reading, or quality warnings that ask for another photo with a verdict that is not valid: redo it.
-  const redo = analysis.status === 'failed' || (verdict !== 'valid' && warnings.some((w) => RETRY_WARNINGS.has(w)));
+  // Characters (or fields) read too unsure to check them: a sharper photo may settle it (docs/validators.md).
+  const unsure = (result?.verdict?.reasons ?? []).some((r) => r.code === 'low_confidence');
+  // A failed reading, or quality warnings (or an unsure reading) that ask for another photo with a verdict that is
+  // not valid: redo it.
+  const redo = analysis.status === 'failed' || (verdict !== 'valid' && (unsure || warnings.some((w) => RETRY_WARNINGS.has(w))));
   if (!redo) return { result: 'accepted', verdict, warnings };
   return { result: attempts < MAX_ATTEMPTS ? 'retry' : 'rejected', verdict, warnings };
 }

@@ -23,6 +23,15 @@ export function entersReview(verdict: VerdictStatus | null | undefined, policy: 
   return false;
 }
 
+/**
+ * Neither the request nor its template chose `storage`: an analysis that enters review then keeps its original as
+ * storage `review` does (the specification: entering review keeps the original; docs/reviews.md). Options stored
+ * before the flag existed count as chosen.
+ */
+export function storageUnchosen(options: Partial<NormalisedOptions>): boolean {
+  return options.storage_chosen === false;
+}
+
 /** Options as stored: rows written before templates and reviews existed lack `review` and `template`. */
 export function reviewPolicyOf(options: Partial<NormalisedOptions> | null | undefined): { policy: ReviewPolicy; template: string | null } {
   return { policy: { ...DEFAULT_REVIEW_POLICY, ...(options?.review ?? {}) }, template: options?.template ?? null };
@@ -46,7 +55,7 @@ export async function reviewOnFinish(
   const { policy, template } = reviewPolicyOf(options);
   if (!entersReview(verdict, policy, template !== null)) return null;
   const patch: Partial<AnalysisRow> = { review_status: 'pending', review_entered_at: now };
-  if (options.storage === 'review') {
+  if (options.storage === 'review' || storageUnchosen(options)) {
     const days = policy.max_days ?? (await repo.accountReviewSettings(s.db, row.account_id)).review_max_days;
     patch.storage_expires_at = new Date(now.getTime() + days * DAY_MS);
   }

@@ -299,6 +299,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   if (id) {
     ({ document, candidates } = id.reading);
     found = id.reading.fields;
+    document = { ...document, basis: Object.values(found).some((f) => f.origin === 'barcode') ? 'barcode' : 'zone' };
     entry = getEntry(document.type);
     if (entry && isTwoSided(entry)) {
       const side = sideFromZone(id.page, ev.pageCount);
@@ -312,7 +313,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
     const invoiceTypes = (text?.candidates ?? []).filter((c) => getEntry(c.type)?.fields.includes('total_amount') && getEntry(c.type)?.category === 'finance');
     const type = invoiceTypes[0]?.type && /invoice/.test(invoiceTypes[0].type) ? invoiceTypes[0].type : 'invoice';
     entry = getEntry(type)!;
-    document = { type, confidence: 0.97, side: null, country: text?.country ?? null };
+    document = { type, confidence: 0.97, side: null, country: text?.country ?? null, basis: 'xml' };
     candidates = [{ type, confidence: 0.97 }, ...(text?.candidates ?? []).filter((c) => c.type !== type).slice(0, 2).map((c) => ({ type: c.type, confidence: Math.min(c.confidence, 0.03) }))];
     found = Object.fromEntries(
       Object.entries(ev.xml.fields)
@@ -323,7 +324,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
     candidates = text.candidates.slice(0, 3);
     const top = text.candidates[0];
     entry = getEntry(top.type);
-    document = { type: top.type, confidence: top.confidence, side: null, country: text.country ?? (entry && !entry.countries.includes('*') ? entry.countries[0] : null) };
+    document = { type: top.type, confidence: top.confidence, side: null, country: text.country ?? (entry && !entry.countries.includes('*') ? entry.countries[0] : null), basis: 'text' };
   }
 
   if (entry && document && text && languageMismatch(entry, text)) warnings.add('language_mismatch');

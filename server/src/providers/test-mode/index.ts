@@ -236,6 +236,8 @@ export function simulateReading(input: ReadInput): Reading {
       confidence,
       side: sideOf(entry, mods),
       country: scenario.recognised ? built.country : null,
+      // The scenario's type is deliberate, with full knowledge: as decisive as a machine-readable zone.
+      basis: 'simulated',
     },
     candidates,
     fields,

@@ -1,0 +1,162 @@
+/**
+ * What a failed check rests on, and how sure the reading of it was (#27, docs/validators.md "Passed, failed, not
+ * run"). A check-digit failure on characters read below CHECK_CHAR_CONFIDENCE proves nothing about the document:
+ * our reading may be what is wrong. Pure functions over a reading and a validator result.
+ */
+import type { ReadField, Reading } from '../../providers/types.ts';
+import { CHECK_CHAR_CONFIDENCE } from '../../validators/confidence.ts';
+import type { ValidatorResult } from '../../validators/index.ts';
+
+/** Characters (or a whole field) a failure rests on that were read below the threshold. */
+export interface Unsure {
+  field: string;
+  /** The unsure characters as read (the whole value when the reading has no per-character confidences). */
+  chars: string;
+  /** The lowest confidence among them. */
+  confidence: number;
+}
+
+type Span = [line: number, from: number, to: number];
+
+/**
+ * The zone characters each ICAO 9303 check digit covers, check digit included ([line, from, to) per format). A TD1
+ * document number longer than 9 characters continues in the optional data (its check digit then stands there).
+ */
+function mrzSpans(format: string | null, check: string, lines: string[]): Span[] | null {
+  const td1Number: Span[] = lines[0]?.[14] === '<' ? [[0, 5, 30]] : [[0, 5, 15]];
+  const tables: Record<string, Record<string, Span[]>> = {
+    TD1: {
+      document_number: td1Number,
+      birth_date: [[1, 0, 7]],
+      expiry_date: [[1, 8, 15]],
+      composite: [[0, 5, 30], [1, 0, 7], [1, 8, 15], [1, 18, 30]],
+    },
+    TD2: { document_number: [[1, 0, 10]], birth_date: [[1, 13, 20]], expiry_date: [[1, 21, 28]], composite: [[1, 0, 10], [1, 13, 20], [1, 21, 36]] },
+    TD3: {
+      document_number: [[1, 0, 10]],
+      birth_date: [[1, 13, 20]],
+      expiry_date: [[1, 21, 28]],
+      personal_number: [[1, 28, 43]],
+      composite: [[1, 0, 10], [1, 13, 20], [1, 21, 44]],
+    },
+    FRENCH_NATIONAL_ID: { document_number: [[1, 0, 13]], birth_date: [[1, 27, 34]], composite: [[0, 0, 36], [1, 0, 36]] },
+  };
+  tables.MRVA = tables.TD3;
+  tables.MRVB = tables.TD2;
+  if (!format) return null;
+  return tables[format]?.[check] ?? null;
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+/** Per-character confidences of a field: its own, or its confidence for every character. */
+function charsOf(f: ReadField): number[] {
+  const text = isText(f.value) ? f.value : String(f.value ?? '');
+  if (f.chars && f.chars.length === text.length) return f.chars;
+  return Array.from(text, () => f.confidence);
+}
+
+/** The unsure characters of `field` (optionally only those in [from, to)). */
+function unsureIn(reading: Reading, field: string, range?: [number, number]): Unsure | null {
+  const f = reading.fields[field];
+  if (!f || f.value === null || f.value === undefined) return null;
+  const text = isText(f.value) ? f.value : String(f.value);
+  const conf = charsOf(f);
+  const [from, to] = range ?? [0, text.length];
+  let min = 1;
+  let chars = '';
+  for (let i = from; i < Math.min(to, text.length); i++) {
+    if (text[i] === '\n') continue;
+    if (conf[i] < CHECK_CHAR_CONFIDENCE) chars += text[i];
+    min = Math.min(min, conf[i]);
+  }
+  return chars ? { field, chars, confidence: Math.round(min * 100) / 100 } : null;
+}
+
+/** A field read unsure as a whole (a date, an amount, a name): its confidence below the threshold. */
+export function fieldUnsure(reading: Reading, field: string): Unsure | null {
+  const f = reading.fields[field];
+  if (!f || f.value === null || f.value === undefined) return null;
+  const conf = Math.min(f.confidence, ...(f.chars ?? []));
+  if (conf >= CHECK_CHAR_CONFIDENCE) return null;
+  return { field, chars: isText(f.value) ? f.value : JSON.stringify(f.value), confidence: Math.round(conf * 100) / 100 };
+}
+
+/** The other side of a visual comparison: the printed face's reading of a field the zone or barcode also carries. */
+function visualUnsure(reading: Reading, field: string): Unsure | null {
+  const f = reading.fields[field];
+  if (!f) return null;
+  if (f.visual) {
+    return f.visual.confidence < CHECK_CHAR_CONFIDENCE ? { field, chars: String(f.visual.value ?? ''), confidence: Math.round(f.visual.confidence * 100) / 100 } : null;
+  }
+  return f.origin === 'mrz' || f.origin === 'barcode' ? null : fieldUnsure(reading, field);
+}
+
+/** Visual comparison keys (validator side) -> reading fields. */
+const COMPARED_FIELD: Record<string, string[]> = {
+  surname: ['last_name', 'second_last_name'],
+  given_names: ['first_name'],
+  full_name: ['full_name'],
+  birth_date: ['birth_date'],
+  expiry_date: ['expiry_date'],
+  issue_date: ['issue_date'],
+  document_number: ['document_number'],
+  nationality: ['nationality'],
+  sex: ['sex'],
+  state: ['region'],
+  postal_code: ['postal_code'],
+};
+
+/** Amount fields an invoice's arithmetic reads. */
+const AMOUNT_FIELDS = ['total_amount', 'tax_base', 'tax_amount', 'tax_rate', 'withholding_amount', 'subtotal', 'amount_due', 'tip_amount', 'discount_amount'];
+
+/**
+ * What a failed result rests on that was read unsure; empty when every character it rests on was read with
+ * confidence (the failure is then evidence against the document).
+ */
+export function unsureEvidence(r: ValidatorResult, reading: Reading): Unsure[] {
+  const out: Unsure[] = [];
+  const push = (u: Unsure | null) => {
+    if (u) out.push(u);
+  };
+  switch (r.code) {
+    case 'mrz_checksums': {
+      const ev = r.evidence as { format: string | null; lines: string[]; checks: Array<{ name: string; valid: boolean }> };
+      const mrz = reading.fields.mrz;
+      if (!mrz) break;
+      const lines = ev.lines ?? [];
+      const offsets = lines.map((_, i) => lines.slice(0, i).reduce((a, l) => a + l.length + 1, 0));
+      for (const c of (ev.checks ?? []).filter((x) => !x.valid)) {
+        const spans = mrzSpans(ev.format, c.name, lines) ?? lines.map((l, i): Span => [i, 0, l.length]);
+        for (const [line, from, to] of spans) push(unsureIn(reading, 'mrz', [offsets[line] + from, offsets[line] + to]));
+      }
+      break;
+    }
+    case 'mrz_matches_visual':
+    case 'aamva_matches_visual': {
+      const compared = (r.evidence as { compared?: Record<string, { ok: boolean }> }).compared ?? {};
+      for (const [k, c] of Object.entries(compared)) {
+        if (c.ok) continue;
+        for (const field of COMPARED_FIELD[k] ?? [k]) {
+          push(visualUnsure(reading, field));
+          // The zone's own characters of that field (a barcode is error-corrected: sure when decoded).
+          if (r.code === 'mrz_matches_visual' && reading.fields[field]?.origin === 'mrz') push(unsureIn(reading, field));
+        }
+      }
+      break;
+    }
+    case 'invoice_totals':
+      for (const field of AMOUNT_FIELDS) push(fieldUnsure(reading, field));
+      push(fieldUnsure(reading, 'line_items'));
+      break;
+    default:
+      for (const field of r.fields ?? []) push(reading.fields[field] && isText(reading.fields[field].value) ? unsureIn(reading, field) : fieldUnsure(reading, field));
+  }
+  // One entry per field: the lowest confidence, the characters together.
+  const byField = new Map<string, Unsure>();
+  for (const u of out) {
+    const prev = byField.get(u.field);
+    byField.set(u.field, prev ? { field: u.field, chars: prev.chars + u.chars, confidence: Math.min(prev.confidence, u.confidence) } : u);
+  }
+  return [...byField.values()];
+}
