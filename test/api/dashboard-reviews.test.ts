@@ -235,8 +235,8 @@ describe.each(DATABASES)('dashboard reviews on %s', (kind) => {
   });
 
   it('the original gone: the page says so and still allows the decision', async () => {
-    // Without storage review (no template), the original is not kept (storage none).
-    const a = await analyze('dni_low_confidence.jpg', { options: { expect: ['es_dni'] } });
+    // An explicit storage none keeps no original, even in review.
+    const a = await analyze('dni_low_confidence.jpg', { options: { expect: ['es_dni'], storage: 'none' } });
     const page = await member.get(`/dashboard/reviews/${a.id}`);
     expect(page.status).toBe(200);
     expect(page.html).toContain('The original is no longer kept (storage_none)');

@@ -110,15 +110,39 @@ class Report {
     return true;
   }
 
-  /** Bulleted lines; caps at `max` and at the space left (keeping `reserve` points free), then "… and N more". */
-  list(items: string[], max: number, reserve = 0, colorOf?: (i: number) => string | undefined): void {
+  /** Splits `text` at spaces into at most `max` lines of `width` points (the last one cut with an ellipsis). */
+  wrap(text: string, width: number, max: number): string[] {
+    const t = toWinAnsi(text);
+    this.doc.font(REGULAR).fontSize(BODY);
+    const lines: string[] = [];
+    let rest = t;
+    while (rest && lines.length < max - 1 && this.doc.widthOfString(rest) > width) {
+      const words = rest.split(' ');
+      let n = words.length - 1;
+      while (n > 1 && this.doc.widthOfString(words.slice(0, n).join(' ')) > width) n--;
+      lines.push(words.slice(0, n).join(' '));
+      rest = words.slice(n).join(' ');
+    }
+    if (rest) lines.push(rest);
+    return lines;
+  }
+
+  /**
+   * Bulleted lines; caps at `max` and at the space left (keeping `reserve` points free), then "… and N more". An item
+   * may take up to `linesOf(i)` lines (a reason that names its evidence), within the same space.
+   */
+  list(items: string[], max: number, reserve = 0, colorOf?: (i: number) => string | undefined, linesOf?: (i: number) => number): void {
     const room = Math.max(1, Math.floor((BOTTOM - reserve - this.y) / LINE));
     const cap = Math.min(max, room);
     const shown = items.length > cap ? Math.max(0, cap - 1) : items.length;
     for (let i = 0; i < shown; i++) {
       if (!this.fits(LINE)) return;
-      this.draw(`• ${items[i]}`, MARGIN + 4, this.y, CONTENT_WIDTH - 4, { color: colorOf?.(i) });
-      this.y += LINE;
+      const lines = this.wrap(items[i], CONTENT_WIDTH - 12, linesOf?.(i) ?? 1);
+      lines.forEach((line, k) => {
+        if (k > 0 && !this.fits(LINE)) return;
+        this.draw(k === 0 ? `• ${line}` : line, MARGIN + (k === 0 ? 4 : 12), this.y, CONTENT_WIDTH - (k === 0 ? 4 : 12), { color: colorOf?.(i) });
+        this.y += LINE;
+      });
     }
     if (shown < items.length && this.fits(LINE)) {
       this.draw(this.labels.more(items.length - shown), MARGIN + 4, this.y, CONTENT_WIDTH - 4, { color: COLORS.muted });
@@ -219,6 +243,8 @@ export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<
           MAX_REASONS,
           after + sectionHead + (MIN_FIELD_ROWS + 1) * LINE,
           (i) => (reasons[i].severity === 'error' ? COLORS.invalid : reasons[i].severity === 'warning' ? COLORS.review : undefined),
+          // What the verdict rests on is read whole: an error or a warning names its evidence on up to 3 lines.
+          (i) => (reasons[i].severity === 'info' ? 1 : 3),
         );
       }
     } else if (r.fits(LINE)) {
@@ -273,6 +299,7 @@ export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<
       MAX_CHECKS,
       0,
       (i) => (checks[i].passed ? undefined : COLORS.invalid),
+      (i) => (checks[i].passed ? 1 : 3),
     );
   }
 
