@@ -31,8 +31,6 @@ export const TEXT_TOTAL_TOLERANCE_CENTS = 2;
 export const VAT_TOLERANCE_CENTS = 99;
 /** Line net amount (PEPPOL-EN16931-R120): 0.02, plus what the rounding of the price as written can account for. */
 export const LINE_TOLERANCE_CENTS = 2;
-/** Kept for callers of the previous version: the total tolerance of a printed invoice. */
-export const TOTAL_TOLERANCE_CENTS = TEXT_TOTAL_TOLERANCE_CENTS;
 
 export interface InvoiceLine {
   /** BT-129 invoiced quantity. */
