@@ -165,6 +165,18 @@ describe('merging the model with the local readers', () => {
     expect(m.warnings).not.toContain('edited_suspected');
   });
 
+  it('an embedded e-invoice\'s amounts stay with the merged reading (the model has no structure to replace them)', () => {
+    const amounts = { syntax: 'CII' as const, complete: true, subtotal: 100, vat_total: 21, total: 121 };
+    const local: Reading = {
+      document: { type: 'invoice', confidence: 0.97, side: null, country: null }, candidates: [{ type: 'invoice', confidence: 0.97 }],
+      fields: { total_amount: { value: 121, confidence: 0.99, source: null, origin: 'xml' } },
+      warnings: [], visual: { signed: null, stamped: null }, mode: 'ocr+llm', providers: [], latencyMs: 5, failure: null, invoice: amounts,
+    };
+    const m = merge(local, { mode: 'vlm', fieldsOf: null, providers: [], answer: answer({ document: { type: 'invoice', confidence: 0.8, alternatives: [], side: null, country: null } }) }, input({ mime: 'application/pdf', extract: { type: 'object', properties: { total_amount: { type: 'number' } } } }), 1);
+    expect(m.invoice).toBe(amounts);
+    expect(m.fields.total_amount.value).toBe(121);
+  });
+
   it('sameValue: case, accents, spacing and punctuation aside; numbers to the cent', () => {
     expect(sameValue('García López', 'GARCIA LOPEZ')).toBe(true);
     expect(sameValue('12.345.678-Z', '12345678Z')).toBe(true);

@@ -197,5 +197,7 @@ export function merge(local: Reading | null, model: ModelReading, input: ReadInp
     providers: [...(local?.providers ?? []), ...model.providers],
     latencyMs,
     failure: null,
+    // An embedded e-invoice's amounts stay with the reading: the model reads no structure to replace them with.
+    ...(local?.invoice ? { invoice: local.invoice } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.d.ts';
 import type { Language } from '../catalogue/index.ts';
+import type { InvoiceInput } from '../validators/invoice.ts';
 
 export type Warning = components['schemas']['Warning'];
 export type HolderCheck = components['schemas']['HolderCheck'];
@@ -80,6 +81,12 @@ export interface Reading {
   latencyMs: number;
   /** Set when the document could not be processed: the analysis becomes `failed` (not charged). */
   failure: { code: string; message: string } | null;
+  /**
+   * Every amount of an invoice in its EN 16931 structure, when a reader had it whole (an embedded CII/UBL invoice):
+   * what `invoice_totals` checks instead of the flat fields (lines, allowances and charges, VAT breakdown, prepaid,
+   * rounding, due). Not part of the API.
+   */
+  invoice?: InvoiceInput;
 }
 
 /** `sovereign`: only providers headquartered and operated in the EU, plus local readers; `standard`: may also use US-headquartered cloud providers, processing in EU regions. */

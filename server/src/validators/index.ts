@@ -21,7 +21,10 @@ export { checkEuVat, EU_VAT_COUNTRIES } from './eu-vat.ts';
 export { checkUsDl, US_DL_FORMATS } from './us-dl.ts';
 export { parseMrz, validateMrzChecksums, mrzMatchesVisual, mrzCheckDigit, mrzDate, compareMrzName, type MrzParseResult, type MrzFormat } from './mrz.ts';
 export { validateIban, checkIban, checkBic, ibanCheckDigits, normaliseIban } from './iban.ts';
-export { invoiceTotals, toCents, LINE_TOLERANCE_CENTS, TOTAL_TOLERANCE_CENTS, type InvoiceInput } from './invoice.ts';
+export {
+  invoiceTotals, toCents, LINE_TOLERANCE_CENTS, SUM_TOLERANCE_CENTS, TEXT_TOTAL_TOLERANCE_CENTS, VAT_TOLERANCE_CENTS,
+  type InvoiceInput, type InvoiceLine, type InvoiceTaxBreakdown, type InvoiceAllowanceCharge,
+} from './invoice.ts';
 export { validateCsv, checkCsv, type CsvFormat } from './csv.ts';
 export { dateConsistency, notExpired, issueAgeDays, ageYears, addYears, VALIDITY_YEARS, type DocumentFamily } from './dates.ts';
 export { parseAamva, aamvaMatchesVisual, aamvaDate, unescapeAamva, type AamvaParseResult } from './aamva.ts';

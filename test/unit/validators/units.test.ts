@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
-  VALIDATORS, FIELD_SCHEMES, CHECK_CODES, invoiceTotals, validateCsv, checkCsv, dateConsistency, notExpired, issueAgeDays, ageYears,
+  VALIDATORS, FIELD_SCHEMES, CHECK_CODES, validateCsv, checkCsv, dateConsistency, notExpired, issueAgeDays, ageYears,
   normaliseName, fuzzyNameMatch, validateNif, validateIdNumber, mrzMatchesVisual, parseMrz, validateMrzChecksums, aamvaMatchesVisual,
   unescapeAamva, validateIban, checkIdNumber,
 } from '../../../server/src/validators/index.ts';
@@ -14,45 +14,7 @@ describe('registry', () => {
   });
 });
 
-describe('invoice_totals', () => {
-  it('accepts a consistent Spanish invoice with IRPF withholding', () => {
-    const r = invoiceTotals({
-      lines: [
-        { quantity: 3, unit_price: 19.99, discount: 2, amount: 57.97, vat_rate: 21 },
-        { quantity: 1, unit_price: 100, discount_percent: 10, amount: 90, vat_rate: 21 },
-        { quantity: 2, unit_price: 5.5, amount: 11, vat_rate: 10 },
-      ],
-      taxes: [{ rate: 21, base: 147.97, vat: 31.07 }, { rate: 10, base: 11, vat: 1.1 }],
-      subtotal: 158.97, vat_total: 32.17, withholding: -23.85, withholding_rate: 15, total: 167.29,
-    });
-    expect(r.passed, JSON.stringify(r.evidence)).toBe(true);
-    expect(r.message_key).toBe('invoice_totals.ok');
-  });
-  it('tolerates 1 cent per line and 2 cents on the total, not 3', () => {
-    expect(invoiceTotals({ subtotal: 100, vat_total: 21, total: 121.02 }).passed).toBe(true);
-    const bad = invoiceTotals({ subtotal: 100, vat_total: 21, total: 121.03 });
-    expect(bad.passed).toBe(false);
-    expect(bad.message_key).toBe('invoice_totals.total_mismatch');
-    expect(bad.params).toMatchObject({ expected: '121.00', found: '121.03' });
-    expect(invoiceTotals({ lines: [{ quantity: 3, unit_price: 0.333, amount: 1.0 }] }).passed).toBe(true);
-    expect(invoiceTotals({ lines: [{ quantity: 3, unit_price: 0.333, amount: 1.02 }] }).passed).toBe(false);
-  });
-  it('detects a wrong VAT amount per rate', () => {
-    const r = invoiceTotals({ taxes: [{ rate: 21, base: 100, vat: 20 }], total: 120 });
-    expect(r.passed).toBe(false);
-    expect(r.evidence.findings).toContainEqual(expect.objectContaining({ check: 'vat_per_rate', ok: false }));
-  });
-  it('works on the invoice2data samples (Orlen net+VAT=gross, Netpresse)', () => {
-    const orlen = readJson<any[]>('documents/invoices/invoice2data/Orlen.json')[0];
-    const s = orlen.sums[0];
-    expect(invoiceTotals({ taxes: [{ rate: s.rate, base: s.net, vat: s.vat }], total: orlen.amount }).passed).toBe(true);
-    const np = readJson<any[]>('documents/invoices/invoice2data/NetpresseInvoice.json')[0];
-    expect(invoiceTotals({ subtotal: np.amount_untaxed, taxes: [{ rate: 20, base: np.amount_untaxed, vat: 9.34 }], total: np.amount }).passed).toBe(true);
-  });
-  it('reports nothing_to_check when nothing is given', () => {
-    expect(invoiceTotals({}).message_key).toBe('invoice_totals.nothing_to_check');
-  });
-});
+// invoice_totals: test/unit/validators/invoice-totals.test.ts (rules) and test/unit/local/invoice-totals-xml.test.ts (e-invoices).
 
 describe('csv_format', () => {
   it('recognises the documented formats', () => {

@@ -290,6 +290,8 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   let found: Record<string, ReadField> = {};
   let entry: CatalogueEntry | undefined;
   let text: TextClassification | null = null;
+  /** The embedded e-invoice's amounts, whole: what invoice_totals checks (Reading.invoice). */
+  let invoice: Reading['invoice'];
   if (ev.lines.length > 0 && opts.readers.has('text')) {
     text = m.classifyText(ev.lines);
     used.set('rules', R.rules);
@@ -315,6 +317,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
     entry = getEntry(type)!;
     document = { type, confidence: 0.97, side: null, country: text?.country ?? null, basis: 'xml' };
     candidates = [{ type, confidence: 0.97 }, ...(text?.candidates ?? []).filter((c) => c.type !== type).slice(0, 2).map((c) => ({ type: c.type, confidence: Math.min(c.confidence, 0.03) }))];
+    invoice = ev.xml.amounts;
     found = Object.fromEntries(
       Object.entries(ev.xml.fields)
         .filter(([k, v]) => v !== null && v !== undefined && (entry!.fields.includes(k) || k in FIELD_DICTIONARY))
@@ -345,7 +348,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
     for (const name of wantedFields(undefined, input.extract)) fields[name] = { value: null, confidence: 0, source: null };
   }
 
-  return done({ document, candidates, fields, warnings: [...warnings], failure: null });
+  return done({ document, candidates, fields, warnings: [...warnings], failure: null, ...(invoice ? { invoice } : {}) });
 }
 
 /** The order warnings are listed in. */

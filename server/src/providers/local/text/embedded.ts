@@ -8,6 +8,7 @@
  * numeric references are decoded here), and the size is bounded.
  */
 import { XMLParser } from 'fast-xml-parser';
+import type { InvoiceAllowanceCharge, InvoiceInput, InvoiceLine, InvoiceTaxBreakdown } from '../../../validators/invoice.ts';
 
 export interface EmbeddedInvoice {
   syntax: 'CII' | 'UBL';
@@ -21,6 +22,11 @@ export interface EmbeddedInvoice {
   profile: string | null;
   /** Catalogue field name -> value (dates ISO `YYYY-MM-DD`, amounts as numbers, `line_items` as objects). */
   fields: Record<string, unknown>;
+  /**
+   * Every amount of the document in its EN 16931 structure (lines with their allowances and charges, document
+   * allowances and charges, the VAT breakdown, totals, prepaid, rounding, due): what `invoice_totals` checks.
+   */
+  amounts: InvoiceInput;
 }
 
 /** Largest XML parsed. */
@@ -296,7 +302,7 @@ function readCii(root: Node, source: string, invoiceRoot: boolean): EmbeddedInvo
     return item;
   });
   put(fields, 'line_items', items.filter((i) => Object.keys(i).length > 0));
-  return { syntax: 'CII', isInvoice, typeCode, source, profile, fields };
+  return { syntax: 'CII', isInvoice, typeCode, source, profile, fields, amounts: ciiAmounts(tx, settlement, sums, taxTotal, typeCode) };
 }
 
 // ------------------------------------------------------------------ UBL
@@ -372,5 +378,165 @@ function readUbl(root: Node, rootName: 'Invoice' | 'CreditNote', source: string)
   put(fields, 'line_items', items.filter((i) => Object.keys(i).length > 0));
   const profile = text(root, 'CustomizationID');
   const isInvoice = !(typeCode && ORDER_CODES.has(typeCode));
-  return { syntax: 'UBL', isInvoice, typeCode, source, profile, fields };
+  return { syntax: 'UBL', isInvoice, typeCode, source, profile, fields, amounts: ublAmounts(root, credit, taxTotal, typeCode) };
+}
+
+// ------------------------------------------------------------------ amounts (EN 16931 structure)
+
+/** Decimals of a number as written (`60.0000` -> 4). */
+function decimalsOf(s: string | null): number | null {
+  if (s === null) return null;
+  const m = /\.(\d+)\s*$/.exec(s.trim());
+  return m ? m[1].length : 0;
+}
+
+const yes = (s: string | null): boolean => s !== null && /^(true|1)$/i.test(s.trim());
+
+/** CII `SpecifiedTradeAllowanceCharge` nodes split into allowances and charges (amount, VAT category and rate). */
+function ciiAllowanceCharges(nodes: Node[], taxPath: string): { allowances: InvoiceAllowanceCharge[]; charges: InvoiceAllowanceCharge[] } {
+  const allowances: InvoiceAllowanceCharge[] = [];
+  const charges: InvoiceAllowanceCharge[] = [];
+  for (const n of nodes) {
+    const amount = num(text(n, 'ActualAmount'));
+    if (amount === null) continue;
+    const tax = all(n, taxPath)[0];
+    const ac = { amount, vat_category: text(tax, 'CategoryCode'), vat_rate: num(text(tax, 'RateApplicablePercent|ApplicablePercent')) };
+    (yes(text(n, 'ChargeIndicator/Indicator') ?? text(n, 'ChargeIndicator')) ? charges : allowances).push(ac);
+  }
+  return { allowances, charges };
+}
+
+function ciiAmounts(tx: Node | undefined, settlement: Node | undefined, sums: Node | undefined, taxTotal: Node | undefined, typeCode: string | null): InvoiceInput {
+  let items = all(tx, 'IncludedSupplyChainTradeLineItem');
+  // EXTENDED: information lines carry no amount of the invoice; sub-lines are summed in their group line.
+  items = items.filter((li) => text(li, 'AssociatedDocumentLineDocument/LineStatusReasonCode')?.toUpperCase() !== 'INFORMATION');
+  if (items.some((li) => text(li, 'AssociatedDocumentLineDocument/ParentLineID'))) {
+    items = items.filter((li) => !text(li, 'AssociatedDocumentLineDocument/ParentLineID'));
+  }
+  const lines: InvoiceLine[] = [];
+  for (const li of items) {
+    const agreement = all(li, 'SpecifiedLineTradeAgreement|SpecifiedSupplyChainTradeAgreement')[0];
+    const price = all(agreement, 'NetPriceProductTradePrice')[0];
+    const priceText = text(price, 'ChargeAmount');
+    const lineSettlement = all(li, 'SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement')[0];
+    const amount = num(text(lineSettlement, 'SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation/LineTotalAmount'));
+    const quantity = num(text(li, 'SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery/BilledQuantity'));
+    const unitPrice = num(priceText);
+    // A line with no amount at all is a note (ZUGFeRD 1 free-text lines).
+    if (amount === null && (quantity === null || unitPrice === null)) continue;
+    const tax = all(lineSettlement, 'ApplicableTradeTax')[0];
+    const ac = ciiAllowanceCharges(all(lineSettlement, 'SpecifiedTradeAllowanceCharge'), 'CategoryTradeTax');
+    lines.push({
+      quantity,
+      unit_price: unitPrice,
+      price_base_quantity: num(text(price, 'BasisQuantity')),
+      price_decimals: decimalsOf(priceText),
+      allowances: ac.allowances.map((a) => a.amount),
+      charges: ac.charges.map((c) => c.amount),
+      amount,
+      vat_category: text(tax, 'CategoryCode'),
+      vat_rate: num(text(tax, 'RateApplicablePercent|ApplicablePercent')),
+    });
+  }
+  const doc = ciiAllowanceCharges(all(settlement, 'SpecifiedTradeAllowanceCharge'), 'CategoryTradeTax');
+  // ZUGFeRD 1 / EXTENDED logistics service charges are document-level charges (they count in ChargeTotalAmount).
+  for (const n of all(settlement, 'SpecifiedLogisticsServiceCharge')) {
+    const amount = num(text(n, 'AppliedAmount'));
+    const tax = all(n, 'AppliedTradeTax')[0];
+    if (amount !== null) doc.charges.push({ amount, vat_category: text(tax, 'CategoryCode'), vat_rate: num(text(tax, 'RateApplicablePercent|ApplicablePercent')) });
+  }
+  const taxes: InvoiceTaxBreakdown[] = all(settlement, 'ApplicableTradeTax')
+    .filter((t) => (text(t, 'TypeCode') ?? 'VAT').toUpperCase() === 'VAT')
+    .map((t) => ({
+      category: text(t, 'CategoryCode'),
+      rate: num(text(t, 'RateApplicablePercent|ApplicablePercent')),
+      base: num(text(t, 'BasisAmount')),
+      vat: num(text(t, 'CalculatedAmount')),
+    }));
+  return {
+    complete: true,
+    syntax: 'CII',
+    type_code: typeCode,
+    lines,
+    allowances: doc.allowances,
+    charges: doc.charges,
+    taxes,
+    line_total: num(text(sums, 'LineTotalAmount')),
+    allowance_total: num(text(sums, 'AllowanceTotalAmount')),
+    charge_total: num(text(sums, 'ChargeTotalAmount')),
+    subtotal: num(text(sums, 'TaxBasisTotalAmount')),
+    vat_total: num(textOf(taxTotal)),
+    total: num(text(sums, 'GrandTotalAmount')),
+    prepaid: num(text(sums, 'TotalPrepaidAmount')),
+    rounding: num(text(sums, 'RoundingAmount')),
+    amount_due: num(text(sums, 'DuePayableAmount')),
+  };
+}
+
+/** UBL `AllowanceCharge` children of a node, split into allowances and charges. */
+function ublAllowanceCharges(node: Node | undefined, taxPath: string): { allowances: InvoiceAllowanceCharge[]; charges: InvoiceAllowanceCharge[] } {
+  const allowances: InvoiceAllowanceCharge[] = [];
+  const charges: InvoiceAllowanceCharge[] = [];
+  for (const n of kids(node, 'AllowanceCharge')) {
+    const amount = num(text(n, 'Amount'));
+    if (amount === null) continue;
+    const tax = all(n, taxPath)[0];
+    const ac = { amount, vat_category: text(tax, 'ID'), vat_rate: num(text(tax, 'Percent')) };
+    (yes(text(n, 'ChargeIndicator')) ? charges : allowances).push(ac);
+  }
+  return { allowances, charges };
+}
+
+function ublAmounts(root: Node, credit: boolean, taxTotal: Node | undefined, typeCode: string | null): InvoiceInput {
+  const lines: InvoiceLine[] = [];
+  for (const li of all(root, credit ? 'CreditNoteLine' : 'InvoiceLine')) {
+    const price = all(li, 'Price')[0];
+    const priceText = text(price, 'PriceAmount');
+    const amount = num(text(li, 'LineExtensionAmount'));
+    const quantity = num(text(li, credit ? 'CreditedQuantity' : 'InvoicedQuantity'));
+    const unitPrice = num(priceText);
+    if (amount === null && (quantity === null || unitPrice === null)) continue;
+    const tax = all(li, 'Item/ClassifiedTaxCategory')[0];
+    // Line allowances and charges are the line's own AllowanceCharge children (the Price's one is a price discount).
+    const ac = ublAllowanceCharges(li, 'TaxCategory');
+    lines.push({
+      quantity,
+      unit_price: unitPrice,
+      price_base_quantity: num(text(price, 'BaseQuantity')),
+      price_decimals: decimalsOf(priceText),
+      allowances: ac.allowances.map((a) => a.amount),
+      charges: ac.charges.map((c) => c.amount),
+      amount,
+      vat_category: text(tax, 'ID'),
+      vat_rate: num(text(tax, 'Percent')),
+    });
+  }
+  const doc = ublAllowanceCharges(root, 'TaxCategory');
+  // The breakdown is in the document currency's TaxTotal (a second one in the tax currency has no rows).
+  const rowsOf = all(taxTotal, 'TaxSubtotal').length > 0 ? taxTotal : all(root, 'TaxTotal').find((t) => all(t, 'TaxSubtotal').length > 0);
+  const taxes: InvoiceTaxBreakdown[] = all(rowsOf, 'TaxSubtotal').map((s) => ({
+    category: text(s, 'TaxCategory/ID'),
+    rate: num(text(s, 'TaxCategory/Percent') ?? text(s, 'Percent')),
+    base: num(text(s, 'TaxableAmount')),
+    vat: num(text(s, 'TaxAmount')),
+  }));
+  const totals = all(root, 'LegalMonetaryTotal')[0];
+  return {
+    complete: true,
+    syntax: 'UBL',
+    type_code: typeCode,
+    lines,
+    allowances: doc.allowances,
+    charges: doc.charges,
+    taxes,
+    line_total: num(text(totals, 'LineExtensionAmount')),
+    allowance_total: num(text(totals, 'AllowanceTotalAmount')),
+    charge_total: num(text(totals, 'ChargeTotalAmount')),
+    subtotal: num(text(totals, 'TaxExclusiveAmount')),
+    vat_total: num(text(taxTotal, 'TaxAmount')),
+    total: num(text(totals, 'TaxInclusiveAmount')),
+    prepaid: num(text(totals, 'PrepaidAmount')),
+    rounding: num(text(totals, 'PayableRoundingAmount')),
+    amount_due: num(text(totals, 'PayableAmount')),
+  };
 }
