@@ -69,7 +69,8 @@ export function failedCheckMessage(language: Language, r: ValidatorResult): stri
     case 'invoice_totals': {
       const p = r.params ?? {};
       if (p.expected === undefined || p.found === undefined) return generic;
-      return t(language, 'check.invoice_totals.detail', { part: partName(language, String(p.check ?? 'total')), expected: String(p.expected), found: String(p.found) });
+      const part = partName(language, String(p.check ?? 'total')) + (p.where !== undefined ? ` (${p.where})` : '');
+      return t(language, 'check.invoice_totals.detail', { part, expected: String(p.expected), found: String(p.found) });
     }
     case 'date_consistency': {
       const problem = String(r.params?.problem ?? reason);
