@@ -52,6 +52,8 @@ describe.each(DATABASES)('invoice_totals in live mode with the local readers on 
     expect(errors, JSON.stringify(errors)).toEqual([]);
     expect((a.verdict.reasons as Reason[]).map((r) => r.code)).not.toContain('invoice_totals');
     expect(a.fields.total_amount.validated).toBe(true);
+    // A genuine e-invoice, read exactly, with its right type expected: valid.
+    expect(a.verdict.status, JSON.stringify(a.verdict.reasons)).toBe('valid');
   });
 
   it('a text-layer invoice whose reading has a total and nothing to add up: no failed check, no reason', async () => {
