@@ -190,10 +190,14 @@ class Analyses(_Resource):
         starting_after: Optional[str] = None,
         status: Optional[str] = None,
         type: Optional[str] = None,
+        metadata: Optional[Mapping[str, str]] = None,
         request_options: Optional[RequestOptions] = None,
     ) -> Page[Analysis]:
-        """GET /v1/analyses (``listAnalyses``): the first page; iterate it for every analysis."""
-        query = {"limit": limit, "starting_after": starting_after, "status": status, "type": type}
+        """GET /v1/analyses (``listAnalyses``): the first page; iterate it for every analysis.
+
+        ``metadata={"key": "value"}`` keeps the analyses whose metadata has those values (``metadata[key]=value``).
+        """
+        query = {"limit": limit, "starting_after": starting_after, "status": status, "type": type, "metadata": metadata}
         return self._paginate("/v1/analyses", query, request_options)
 
     def delete(self, id: str, *, request_options: Optional[RequestOptions] = None) -> DeletedAnalysis:
@@ -403,10 +407,11 @@ class VerificationLinks(_Resource):
         starting_after: Optional[str] = None,
         status: Optional[str] = None,
         reference: Optional[str] = None,
+        metadata: Optional[Mapping[str, str]] = None,
         request_options: Optional[RequestOptions] = None,
     ) -> Page[VerificationLink]:
         """GET /v1/verification-links (``listVerificationLinks``)."""
-        query = {"limit": limit, "starting_after": starting_after, "status": status, "reference": reference}
+        query = {"limit": limit, "starting_after": starting_after, "status": status, "reference": reference, "metadata": metadata}
         return self._paginate("/v1/verification-links", query, request_options)
 
     def retrieve(self, id: str, *, request_options: Optional[RequestOptions] = None) -> VerificationLink:
@@ -427,10 +432,18 @@ class Reviews(_Resource):
         template: Optional[str] = None,
         limit: Optional[int] = None,
         starting_after: Optional[str] = None,
+        metadata: Optional[Mapping[str, str]] = None,
         request_options: Optional[RequestOptions] = None,
     ) -> Page[Analysis]:
         """GET /v1/reviews (``listReviews``): analyses in human review, ``status="pending"`` (oldest first) by default."""
-        query = {"status": status, "type": type, "template": template, "limit": limit, "starting_after": starting_after}
+        query = {
+            "status": status,
+            "type": type,
+            "template": template,
+            "limit": limit,
+            "starting_after": starting_after,
+            "metadata": metadata,
+        }
         return self._paginate("/v1/reviews", query, request_options)
 
 
