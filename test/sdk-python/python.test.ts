@@ -185,4 +185,75 @@ describe('the Python SDK (sdk-python), built, installed in a fresh venv and run 
     // The suite imported the installed package, not the sources (test_installed_from_venv asserts it; it must have run).
     expect(r.stderr).toContain('test_installed_from_venv');
   }, 200_000);
+
+  describe('examples/integration.ts and examples/integration.py: the same scenario, the same output', () => {
+    /** The output with what differs between runs (ids, the receiver's port) replaced by placeholders. */
+    const normalized = (out: string) =>
+      out.replace(/\b(an|bat|we)_[0-9A-HJKMNP-TV-Z]{26}\b/g, (_, p: string) => `${p}_…`).replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:…');
+
+    it('analyze with expect, async + webhook verify, batch, paginate, review: both pass and print the same lines', async () => {
+      const [tsKey, pyKey] = await Promise.all([app.newAccount({ rateLimitPerSecond: 100_000 }), app.newAccount({ rateLimitPerSecond: 100_000 })]);
+      const common = { COTEJO_BASE_URL: app.baseUrl, COTEJO_QUICKSTART_CERT_DIR: certDir };
+      const [ts, py] = await Promise.all([
+        run(process.execPath, [path.join(ROOT, 'examples/integration.ts')], { cwd: ROOT, env: { ...common, COTEJO_API_KEY: tsKey.keys.test }, timeoutMs: 90_000 }),
+        run(venvPython, [path.join(ROOT, 'examples/integration.py')], { cwd: tmp, env: { ...common, COTEJO_API_KEY: pyKey.keys.test }, timeoutMs: 90_000 }),
+      ]);
+      expect(ts.stderr, 'TypeScript').toBe('');
+      expect(ts.code).toBe(0);
+      expect(py.stderr, 'Python').toBe('');
+      expect(py.code).toBe(0);
+      expect(normalized(ts.stdout).split('\n')).toEqual([
+        'webhook endpoint we_… -> https://127.0.0.1:…/webhooks/cotejo',
+        'analyze: an_… completed, es_dni, verdict valid',
+        'async: an_… queued',
+        'async: verified webhook analysis.completed for an_…: completed, verdict valid',
+        'batch: bat_… completed, 3 documents: valid, invalid, valid',
+        'batch: verified webhook batch.completed for bat_…',
+        'paginate: 2 on the first page, more: true; 5 in all',
+        'review: an_… verdict review, review pending, pending in the queue: true',
+        'review: an_… approved, final status valid',
+        'deleted webhook endpoint we_…',
+        '',
+      ]);
+      expect(normalized(py.stdout)).toBe(normalized(ts.stdout));
+      // Both deleted their endpoint.
+      for (const key of [tsKey.keys.test, pyKey.keys.test]) {
+        expect((await app.request('GET', '/v1/webhook-endpoints', { key })).body.data).toEqual([]);
+      }
+    }, 120_000);
+  });
+
+  describe('docs/sdk-python.md', () => {
+    /** The fenced ```python block that follows `heading` in the guide. */
+    const block = (heading: string): string => {
+      const doc = fs.readFileSync(path.join(ROOT, 'docs/sdk-python.md'), 'utf8');
+      const at = doc.indexOf(heading);
+      expect(at, heading).toBeGreaterThanOrEqual(0);
+      const code = /```python\n([\s\S]*?)```/.exec(doc.slice(at));
+      if (!code) throw new Error(`no python block after ${heading}`);
+      return code[1];
+    };
+
+    it('the quickstart runs as written: the installed package, a key in COTEJO_API_KEY, a photo named dni_valid.jpg', async () => {
+      const dir = fs.mkdtempSync(path.join(tmp, 'quickstart-'));
+      fs.writeFileSync(path.join(dir, 'dni_valid.jpg'), fixtures.jpeg());
+      fs.writeFileSync(path.join(dir, 'quickstart.py'), block('## Quickstart'));
+      const { keys } = await app.newAccount();
+      const r = await run(venvPython, ['quickstart.py'], { cwd: dir, env: { COTEJO_API_KEY: keys.test, COTEJO_BASE_URL: app.baseUrl } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^an_[0-9A-HJKMNP-TV-Z]{26} completed: valid\n(  info {4}\w+: .+\n)+$/);
+      expect(r.stdout).toContain('  info    min_age_years: ');
+    }, 30_000);
+
+    it('the webhook snippets (Flask, FastAPI, Django) compile, and verify with the installed package', async () => {
+      for (const heading of ['### Flask', '### FastAPI', '### Django']) {
+        const code = block(heading);
+        expect(code, heading).toContain('webhooks.verify(');
+        const r = await run(venvPython, ['-c', 'import sys; compile(sys.argv[1], "snippet", "exec")', code], { cwd: tmp });
+        expect(r.stderr, heading).toBe('');
+        expect(r.code, heading).toBe(0);
+      }
+    });
+  });
 });
