@@ -126,6 +126,7 @@ describe('the Python SDK (sdk-python), built, installed in a fresh venv and run 
       COTEJO_TEST_FILE_URL: `${files.base}/dni_valid.jpg`,
       COTEJO_WEBHOOK_VECTORS: VECTORS,
       COTEJO_OPENAPI: path.join(ROOT, 'generated', 'openapi.json'),
+      COTEJO_TEST_INSTALLED: '1',
     };
   }, 240_000);
 
@@ -151,6 +152,25 @@ describe('the Python SDK (sdk-python), built, installed in a fresh venv and run 
     );
     expect(r.stdout).toBe('None\n>=3.10\n'); // no runtime dependency
   }, 30_000);
+
+  it('the sdist installs too (pip builds it with the system setuptools) and passes the offline tests from there', async () => {
+    // --system-site-packages: Debian's setuptools and wheel build the sdist, offline (--no-index --no-build-isolation).
+    const venv = path.join(tmp, 'venv-sdist');
+    must(await run(PYTHON, ['-m', 'venv', '--system-site-packages', venv], { cwd: tmp }), 'python3 -m venv');
+    const py = path.join(venv, 'bin', 'python');
+    const sdist = path.join(tmp, 'dist', dist[1]);
+    must(await run(py, ['-m', 'pip', 'install', '--no-index', '--no-build-isolation', '--disable-pip-version-check', sdist], { cwd: tmp }), 'pip install the sdist');
+    const where = must(await run(py, ['-c', 'import cotejo, sys; print(cotejo.__file__.startswith(sys.prefix), cotejo.__version__)'], { cwd: tmp }), 'import');
+    expect(where.stdout).toMatch(/^True \d+\.\d+\.\d+\n$/);
+    const tests = path.join(SDK, 'tests');
+    const r = await run(py, ['-m', 'unittest', 'discover', '-s', tests, '-t', tests, '-p', 'test_[pw]*.py'], {
+      cwd: tmp,
+      env: { COTEJO_WEBHOOK_VECTORS: VECTORS, COTEJO_OPENAPI: path.join(ROOT, 'generated', 'openapi.json'), COTEJO_TEST_INSTALLED: '1' },
+    });
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    expect(r.stderr).toMatch(/Ran \d+ tests[\s\S]*\nOK\n$/);
+    expect(r.stderr).not.toMatch(/skipped/);
+  }, 60_000);
 
   it('passes its unittest suite from the venv against the server (each resource, each error class, 429 retry, idempotent replay, webhook vectors)', async () => {
     const r = await run(venvPython, ['-m', 'unittest', 'discover', '-v', '-s', path.join(SDK, 'tests'), '-t', path.join(SDK, 'tests')], {
