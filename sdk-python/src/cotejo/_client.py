@@ -71,7 +71,7 @@ def backoff(retry: int) -> float:
     return delay * (1 - random.random() * 0.25)
 
 
-QueryValue = Union[str, int, float, bool, None, Mapping[str, Any], list, tuple]
+QueryValue = Union[str, int, float, bool, None, Mapping[str, Any], "list[Any]", "tuple[Any, ...]"]
 
 
 def _query_text(value: Any) -> str:
@@ -103,7 +103,7 @@ class BinaryResponse:
     def text(self, encoding: str = "utf-8") -> str:
         return self.content.decode(encoding)
 
-    def write_to(self, path: Union[str, os.PathLike]) -> None:
+    def write_to(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """Writes the bytes to a file."""
         with open(path, "wb") as f:
             f.write(self.content)

@@ -119,7 +119,7 @@ def _document_body(
     extra = extra or {}
     if file is None or is_remote(file):
         remote: Mapping[str, str] = file if file is not None else {}  # type: ignore[assignment]
-        body = {
+        body: dict[str, Any] = {
             "file_url": file_url if file_url is not None else remote.get("url"),
             "file_base64": file_base64 if file_base64 is not None else remote.get("base64"),
             "filename": filename,
@@ -255,7 +255,7 @@ class Classifications(_Resource):
 
 
 #: One file of ``batches.create(files=...)``: an upload, ``(upload, filename)``, or ``{"file": ..., "filename": ...}``.
-BatchFile = Union[Uploadable, tuple, Mapping[str, Any]]
+BatchFile = Union[Uploadable, "tuple[Any, ...]", Mapping[str, Any]]
 
 
 class Batches(_Resource):
