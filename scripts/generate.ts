@@ -9,7 +9,8 @@
 //      they live here rather than in a tspconfig.yaml so that this script is the only entry point);
 //   3. post-process (see postProcess) and write them as JSON (2 spaces, trailing newline; key order is the emitter's, which is stable);
 //   4. run openapi-typescript on the 3.1.0 one and write generated/api.d.ts;
-//   5. refresh webhooks-verifier/src/events.gen.ts from it (webhooks-verifier/scripts/sync-types.ts).
+//   5. refresh webhooks-verifier/src/events.gen.ts from it (webhooks-verifier/scripts/sync-types.ts);
+//   6. write the Python SDK's models, sdk-python/src/cotejo/models.py (scripts/generate-python.ts).
 // The output depends only on spec/: running the script twice gives byte-identical files.
 //
 // generated/openapi.json is THE contract: the server routes and validates with it and serves it byte for byte at
@@ -219,6 +220,8 @@ async function main(): Promise<void> {
 
   const sync = spawnSync(process.execPath, [path.join(root, "webhooks-verifier/scripts/sync-types.ts")], { stdio: "inherit" });
   if (sync.status !== 0) fail("webhooks-verifier/scripts/sync-types.ts failed");
+  const python = spawnSync(process.execPath, [path.join(root, "scripts/generate-python.ts")], { stdio: "inherit" });
+  if (python.status !== 0) fail("scripts/generate-python.ts failed");
 
   const wrote = [openapiFile, dtsFile, openapi30File, eventsGenFile].map((f) => path.relative(root, f)).join(", ");
   process.stdout.write(`generate: wrote ${wrote}\n`);
