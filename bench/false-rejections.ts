@@ -42,6 +42,12 @@ interface Analysis {
 const read = (rel: string) => new Uint8Array(readFileSync(join(DOCS, rel)));
 const QUALITY = new Set(['blurry', 'low_quality', 'glare', 'cropped', 'photocopy_suspected', 'screen_photo_suspected']);
 
+/** Sample invoices that really carry a defect (the issue does not count them: `invalid` or a refusal is right). */
+const INVOICE_DEFECTS: Record<string, string> = {
+  'Facture_F20180027.pdf': 'its sample IBAN FR76 1254 2547 2569 8542 5874 698 fails mod-97 (check digits 20, printed 76)',
+  'invalidPDF.pdf': 'a damaged PDF (Mustang\'s "invalid PDF" sample): 422 unreadable_pdf is the right answer',
+};
+
 // ---- genuine documents --------------------------------------------------------------------------------------
 
 function genuine(): Case[] {
@@ -64,10 +70,12 @@ function genuine(): Case[] {
   for (const inv of invoices) {
     if (!inv.invoice) continue; // an Order-X order is not an invoice
     const text = inv.file.endsWith('.pdf');
+    const defect = INVOICE_DEFECTS[basename(inv.file)];
     cases.push({
       name: basename(inv.file),
       category: inv.file.includes('mustang') ? 'e-invoices (embedded XML)' : text ? 'invoices (text PDF)' : 'invoices (scan)',
-      kind: 'genuine',
+      kind: defect ? 'defect' : 'genuine',
+      note: defect,
       bytes: read(inv.file),
       filename: basename(inv.file),
       options: { expect: 'invoice', checks: { not_expired: false } },

@@ -150,6 +150,20 @@ export function isGeneric(type: string): boolean {
 }
 
 /**
+ * The universal type among `expected` of which `type` is a national form (`es_invoice` of `invoice`, `fr_passport` of
+ * `passport`): a `<country>_<universal>` type of the same category. Null when there is none (or several).
+ */
+export function universalFormExpected(type: string, expected: readonly string[]): string | null {
+  const entry = BY_TYPE.get(type);
+  if (!entry || entry.countries.includes('*')) return null;
+  const hits = expected.filter((e) => {
+    const u = BY_TYPE.get(e);
+    return u !== undefined && u.countries.includes('*') && u.category === entry.category && new RegExp(`^[a-z]{2}_${u.type}$`).test(type);
+  });
+  return hits.length === 1 ? hits[0] : null;
+}
+
+/**
  * Filters the catalogue. Sorted by `type`. Validation of the inputs (alpha-3 shape, known category, q length) is the
  * HTTP layer's job: an unknown category or country here simply matches nothing (or only universal types).
  */

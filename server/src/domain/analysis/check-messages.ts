@@ -55,7 +55,8 @@ export function failedCheckMessage(language: Language, r: ValidatorResult): stri
     }
     case 'iban_checksum': {
       const iban = text(ev.normalized ?? ev.input);
-      const digits = ev.check_digits as { expected?: string; found?: string } | undefined;
+      // From the IBAN validator (`check_digits`) or through a field scheme (`expected` / `found`).
+      const digits = (ev.check_digits as { expected?: string; found?: string } | undefined) ?? { expected: text(ev.expected ?? r.params?.expected), found: text(ev.found ?? r.params?.found ?? String(ev.normalized ?? '').slice(2, 4)) };
       const why =
         reason === 'invalid_check_digits'
           ? t(language, 'iban.why.invalid_check_digits', { found: text(digits?.found), expected: text(digits?.expected) })

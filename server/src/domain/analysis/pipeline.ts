@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { getEntry, labelOf } from '../../catalogue/index.ts';
+import { getEntry, labelOf, universalFormExpected } from '../../catalogue/index.ts';
 import * as repo from '../../db/analyses.ts';
 import { recordUsage } from '../../db/usage.ts';
 import { extendSlot, releaseSlot, spendPages } from '../../db/live-limits.ts';
@@ -353,9 +353,22 @@ function toSignature(sig: PdfSignatureResult | null): Analysis['signature'] {
   };
 }
 
+/**
+ * `expect` breaks ties (docs/live-mode.md): a national form of an expected universal type (a Spanish invoice when an
+ * invoice is expected, a French passport when a passport is) is reported as the expected type, as the MRZ reader
+ * already does; the evidence does not tell the caller's type apart from it.
+ */
+function preferExpected(reading: Reading, expect: string[] | null): Reading {
+  const d = reading.document;
+  if (!d || !expect || expect.includes(d.type)) return reading;
+  const universal = universalFormExpected(d.type, expect);
+  return universal ? { ...reading, document: { ...d, type: universal } } : reading;
+}
+
 /** Reading -> checks -> verdict -> stored result. Everything after the reading is the same in both modes. */
-function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, reading: Reading, signature: PdfSignatureResult | null): StoredResult {
+function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, read: Reading, signature: PdfSignatureResult | null): StoredResult {
   const language = options.language;
+  const reading = preferExpected(read, options.expect);
   const entry = reading.document ? getEntry(reading.document.type) : undefined;
   const referenceDate = options.checks.reference_date ?? today(s);
   const warnings = [...reading.warnings];
