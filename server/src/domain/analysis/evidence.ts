@@ -126,10 +126,16 @@ export function unsureEvidence(r: ValidatorResult, reading: Reading): Unsure[] {
       if (!mrz) break;
       const lines = ev.lines ?? [];
       const offsets = lines.map((_, i) => lines.slice(0, i).reduce((a, l) => a + l.length + 1, 0));
+      // Every zone position a failing digit covers, once (the composite repeats the others).
+      const covered = new Set<number>();
       for (const c of (ev.checks ?? []).filter((x) => !x.valid)) {
         const spans = mrzSpans(ev.format, c.name, lines) ?? lines.map((l, i): Span => [i, 0, l.length]);
-        for (const [line, from, to] of spans) push(unsureIn(reading, 'mrz', [offsets[line] + from, offsets[line] + to]));
+        for (const [line, from, to] of spans) for (let i = offsets[line] + from; i < offsets[line] + to; i++) covered.add(i);
       }
+      const text = String(mrz.value ?? '');
+      const conf = charsOf(mrz);
+      const at = [...covered].sort((a, b) => a - b).filter((i) => i < text.length && text[i] !== '\n' && conf[i] < CHECK_CHAR_CONFIDENCE);
+      if (at.length) push({ field: 'mrz', chars: at.map((i) => text[i]).join(''), confidence: Math.round(Math.min(...at.map((i) => conf[i])) * 100) / 100 });
       break;
     }
     case 'mrz_matches_visual':
