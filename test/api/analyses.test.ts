@@ -181,6 +181,19 @@ describe.each(DATABASES)('POST /v1/analyze in test mode on %s', (kind) => {
     const res = await analyze('dni_bad_checksum.jpg', [['expect', 'es_dni']]);
     expect(res.body.verdict.status).toBe('invalid');
     expect(res.body.checks.some((c: { passed: boolean }) => !c.passed)).toBe(true);
+    // The reason names the evidence: the number read and the check letter it should have.
+    const failed = res.body.verdict.reasons.find((r: { severity: string }) => r.severity === 'error');
+    expect(failed.message).toMatch(/^El NIF \d{8}[A-Z] termina en [A-Z]; su letra o dígito de control debería ser [A-Z]\.$/);
+  });
+
+  it('a deliberate failure read with low confidence is not proof: _bad_checksum_low_confidence is review with low_confidence', async () => {
+    const res = await analyze('dni_bad_checksum_low_confidence.jpg', [['options', JSON.stringify({ expect: 'es_dni', language: 'en' })]]);
+    expect(res.body.verdict.status).toBe('review');
+    expect(res.body.checks.filter((c: { passed: boolean }) => !c.passed)).toEqual([]);
+    const codes = res.body.verdict.reasons.map((r: { code: string; severity: string }) => `${r.code}:${r.severity}`);
+    expect(codes).toContain('low_confidence:warning');
+    expect(codes.filter((c: string) => c.endsWith(':error'))).toEqual([]);
+    expect(res.body.verdict.reasons.find((r: { code: string; message: string }) => r.code === 'low_confidence' && r.message.startsWith('Could not check the NIF'))).toBeTruthy();
   });
 });
 
