@@ -60,10 +60,14 @@ export async function readZoneCells(image: string | Buffer | PageImage): Promise
   return { format: best.d.format, lines: best.d.lines, conf: best.d.conf, geoms: best.geoms, page };
 }
 
-/** The Spanish DNI number (8 digits and its letter) in the optional data of a TD1 card's first line, or null. */
-function dniSpan(z: Pick<ZoneCells, 'format' | 'lines'>): { line: number; from: number } | null {
-  if (z.format !== 'TD1' || z.lines[0].slice(2, 5) !== 'ESP') return null;
-  return /^\d{8}[A-Z]/.test(z.lines[0].slice(15, 24)) ? { line: 0, from: 15 } : null;
+/**
+ * The Spanish DNI number (8 digits and its letter) in the optional data of a TD1 card's first line (from position 15,
+ * after fillers on older cards such as PassportEye's 0_id-esp: `<00000023T`), or null.
+ */
+export function dniSpan(z: Pick<ZoneCells, 'lines'>): { line: number; from: number } | null {
+  if (z.lines.length !== 3 || z.lines[0].slice(2, 5) !== 'ESP') return null;
+  const m = /^(<*)\d{8}[A-Z]/.exec(z.lines[0].slice(15));
+  return m ? { line: 0, from: 15 + m[1].length } : null;
 }
 
 /**
