@@ -174,6 +174,33 @@ describe('repair and gate (synthetic probabilities)', () => {
     expect(d.repaired).toBe(1);
   });
 
+  it("gives a coerced or repaired character the confidence of the final character, not the classifier's first choice", () => {
+    // the O of a date is a 0 (its OCR-B twin): the twin's share counts for the 0
+    const coerced = decode('TD3', probsFor(td3, { '1:15': { O: 0.7, '0': 0.25 } }));
+    expect(coerced.conf[1][15]).toBeGreaterThan(0.9);
+    // a half-legible digit (mass on letters that are not its twins) stays unsure
+    const smudged = decode('TD3', probsFor(td3, { '1:15': { '0': 0.5, K: 0.25, X: 0.2 } }));
+    expect(smudged.lines).toEqual(td3);
+    expect(smudged.conf[1][15]).toBeGreaterThan(0.45);
+    expect(smudged.conf[1][15]).toBeLessThan(0.55);
+    // 740817 -> 740812 by the birth-date check digit, read confidently: the 2 is sure given the digit agrees
+    const repaired = decode('TD3', probsFor(td3, { '1:18': { '7': 0.55, '2': 0.4 } }));
+    expect(repaired.lines).toEqual(td3);
+    expect(repaired.conf[1][18]).toBeGreaterThan(0.95);
+    // the same repair with a hesitant check digit is less sure
+    const hesitant = decode('TD3', probsFor(td3, { '1:18': { '7': 0.55, '2': 0.4 }, '1:19': { '2': 0.6, '7': 0.35 } }));
+    expect(hesitant.lines).toEqual(td3);
+    expect(hesitant.conf[1][18]).toBeLessThan(repaired.conf[1][18]);
+    expect(hesitant.conf[1][18]).toBeGreaterThan(0.5);
+  });
+
+  it('keeps a confident character that contradicts its check digit confident', () => {
+    const wrong = [td3[0], td3[1].slice(0, 19) + '3' + td3[1].slice(20)];
+    const d = decode('TD3', probsFor(wrong));
+    expect(d.valid).toBe(false);
+    expect(Math.min(...d.conf[1].slice(13, 20))).toBeGreaterThan(0.9);
+  });
+
   it('never changes a check digit, and leaves a wrong one invalid', () => {
     // the birth-date check digit printed (or read) as 3 instead of 2, everything else confident
     const wrong = [td3[0], td3[1].slice(0, 19) + '3' + td3[1].slice(20)];

@@ -4,7 +4,8 @@
  * our reading may be what is wrong. Pure functions over a reading and a validator result.
  */
 import type { ReadField, Reading } from '../../providers/types.ts';
-import { CHECK_CHAR_CONFIDENCE } from '../../validators/confidence.ts';
+import { CHECK_CHAR_CONFIDENCE, mrzCheckPositions } from '../../validators/confidence.ts';
+import type { MrzCheckName } from '../../validators/mrz.ts';
 import type { ValidatorResult } from '../../validators/index.ts';
 
 /** Characters (or a whole field) a failure rests on that were read below the threshold. */
@@ -14,37 +15,6 @@ export interface Unsure {
   chars: string;
   /** The lowest confidence among them. */
   confidence: number;
-}
-
-type Span = [line: number, from: number, to: number];
-
-/**
- * The zone characters each ICAO 9303 check digit covers, check digit included ([line, from, to) per format). A TD1
- * document number longer than 9 characters continues in the optional data (its check digit then stands there).
- */
-function mrzSpans(format: string | null, check: string, lines: string[]): Span[] | null {
-  const td1Number: Span[] = lines[0]?.[14] === '<' ? [[0, 5, 30]] : [[0, 5, 15]];
-  const tables: Record<string, Record<string, Span[]>> = {
-    TD1: {
-      document_number: td1Number,
-      birth_date: [[1, 0, 7]],
-      expiry_date: [[1, 8, 15]],
-      composite: [[0, 5, 30], [1, 0, 7], [1, 8, 15], [1, 18, 30]],
-    },
-    TD2: { document_number: [[1, 0, 10]], birth_date: [[1, 13, 20]], expiry_date: [[1, 21, 28]], composite: [[1, 0, 10], [1, 13, 20], [1, 21, 36]] },
-    TD3: {
-      document_number: [[1, 0, 10]],
-      birth_date: [[1, 13, 20]],
-      expiry_date: [[1, 21, 28]],
-      personal_number: [[1, 28, 43]],
-      composite: [[1, 0, 10], [1, 13, 20], [1, 21, 44]],
-    },
-    FRENCH_NATIONAL_ID: { document_number: [[1, 0, 13]], birth_date: [[1, 27, 34]], composite: [[0, 0, 36], [1, 0, 36]] },
-  };
-  tables.MRVA = tables.TD3;
-  tables.MRVB = tables.TD2;
-  if (!format) return null;
-  return tables[format]?.[check] ?? null;
 }
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -121,16 +91,14 @@ export function unsureEvidence(r: ValidatorResult, reading: Reading): Unsure[] {
   };
   switch (r.code) {
     case 'mrz_checksums': {
-      const ev = r.evidence as { format: string | null; lines: string[]; checks: Array<{ name: string; valid: boolean }> };
+      const ev = r.evidence as { lines: string[]; checks: Array<{ name: string; valid: boolean }> };
       const mrz = reading.fields.mrz;
       if (!mrz) break;
-      const lines = ev.lines ?? [];
-      const offsets = lines.map((_, i) => lines.slice(0, i).reduce((a, l) => a + l.length + 1, 0));
       // Every zone position a failing digit covers, once (the composite repeats the others).
       const covered = new Set<number>();
       for (const c of (ev.checks ?? []).filter((x) => !x.valid)) {
-        const spans = mrzSpans(ev.format, c.name, lines) ?? lines.map((l, i): Span => [i, 0, l.length]);
-        for (const [line, from, to] of spans) for (let i = offsets[line] + from; i < offsets[line] + to; i++) covered.add(i);
+        const at = mrzCheckPositions(ev.lines ?? [], c.name as MrzCheckName) ?? [];
+        for (const i of at.length ? at : Array.from(String(mrz.value ?? ''), (_, k) => k)) covered.add(i);
       }
       const text = String(mrz.value ?? '');
       const conf = charsOf(mrz);

@@ -174,6 +174,40 @@ function spanOf(ev: MrzEvidence, line: number, from: number, to: number, valid: 
   return { confidence, source: { page: ev.page, bbox } };
 }
 
+/** A character of the zone: [line, index]. */
+type Cell = [number, number];
+const cellsOf = (line: number, from: number, to: number): Cell[] => Array.from({ length: Math.max(0, to - from) }, (_, k) => [line, from + k] as Cell);
+
+/**
+ * ReadField.chars of a value taken from the zone: the confidences of the characters it was read from, aligned with
+ * the value's characters. Values are the zone's characters with `<` as a space and the outer fillers trimmed
+ * (validators/mrz.ts parseMrz), so a value is found in its cells read that way, from `startAt`. When it cannot be
+ * found (a transformed value such as `D` -> `DEU`), every character gets the least confidence of the cells.
+ * Undefined without per-character confidences (a reader that gives none: the field's confidence stands for them).
+ */
+function charsOf(ev: MrzEvidence, value: unknown, cells: Cell[], startAt = 0): number[] | undefined {
+  const cc = ev.charConfidence;
+  if (!cc || typeof value !== 'string' || value === '') return undefined;
+  const at = ([l, i]: Cell) => cc[l]?.[i] ?? 1;
+  const text = cells.map(([l, i]) => (ev.lines[l]?.[i] === '<' ? ' ' : (ev.lines[l]?.[i] ?? '\0'))).join('');
+  const k = text.indexOf(value, startAt);
+  if (k >= 0) return cells.slice(k, k + value.length).map(at);
+  const min = cells.length ? Math.min(...cells.map(at)) : 1;
+  return Array.from(value, () => min);
+}
+
+/**
+ * ReadField.chars of a date read as `YYMMDD` and given as `YYYY-MM-DD`: the century takes the lesser confidence of
+ * the two year digits it is inferred from, each digit its own, the dashes 1 (nothing read: like the `\n` of `mrz`).
+ */
+function dateChars(ev: MrzEvidence, value: unknown, cells: Cell[]): number[] | undefined {
+  const cc = ev.charConfidence;
+  if (!cc || typeof value !== 'string' || value.length !== 10 || cells.length !== 6) return undefined;
+  const [y1, y2, m1, m2, d1, d2] = cells.map(([l, i]) => cc[l]?.[i] ?? 1);
+  const century = Math.min(y1, y2);
+  return [century, century, y1, y2, 1, m1, m2, 1, d1, d2];
+}
+
 /** Where each MRZ field sits: [line, from, to) per format. */
 function positions(format: string, lines: string[]): Record<string, [number, number, number]> {
   switch (format) {
@@ -206,11 +240,15 @@ export function readingFromMrz(ev: MrzEvidence, opts: { expect: string[] | null;
   const f = parsed.fields;
   const pos = positions(format, ev.lines);
   const fields: Record<string, ReadField> = {};
-  const put = (name: string, value: unknown, where: keyof typeof pos | null) => {
+  const cells = (where: keyof typeof pos): Cell[] => (pos[where] ? cellsOf(...pos[where]) : []);
+  /** `chars`: per-character confidences (default: the value found in the field's cells, see charsOf). */
+  const put = (name: string, value: unknown, where: keyof typeof pos | null, chars?: number[]) => {
     if (!entry.fields.includes(name) || value === null || value === undefined || value === '') return;
     const p = where ? pos[where] : undefined;
     const span = p ? spanOf(ev, p[0], p[1], p[2], parsed.valid) : { confidence: parsed.valid ? 0.99 : 0.8, source: { page: ev.page, bbox: null } };
     fields[name] = { value, confidence: span.confidence, source: span.source, origin: 'mrz' };
+    const c = chars ?? (where ? charsOf(ev, value, cells(where)) : undefined);
+    if (c && typeof value === 'string' && c.length === value.length) fields[name].chars = c;
   };
 
   const issuer = iso3(f.issuing_state);
@@ -224,25 +262,37 @@ export function readingFromMrz(ev: MrzEvidence, opts: { expect: string[] | null;
   } else if (entry.type === 'br_cin' && optional) {
     put('document_number', optional, 'optional1');
   } else {
-    put('document_number', f.document_number, 'number');
+    // a long document number (check digit `<`) continues in the optional data (validators/mrz.ts docNumber)
+    const numberCells = pos.number && ev.lines[pos.number[0]]?.[pos.number[2]] === '<' && pos.optional1 ? [...cells('number'), ...cells('optional1')] : cells('number');
+    put('document_number', f.document_number, 'number', charsOf(ev, f.document_number, numberCells));
     // Spanish passports and residence cards carry the holder's DNI or NIE as personal number / optional data.
     if (optional && issuer === 'ESP' && /^[0-9XYZ]\d{7}[A-Z]$/.test(optional)) put('id_number', optional, 'optional1');
   }
+  // names: the surname before the zone's `<<`, the given names after it; full_name is "given surname", its space
+  // standing for the `<<` (the lesser confidence of the two)
+  const nameCells = cells('name');
+  const sep = nameCells.map(([l, i]) => ev.lines[l]?.[i] ?? '').join('').indexOf('<<');
+  const surnameCells = sep < 0 ? nameCells : nameCells.slice(0, sep);
+  const givenCells = sep < 0 ? [] : nameCells.slice(sep + 2);
   const surname = f.surname ?? '';
   if (entry.fields.includes('second_last_name')) {
     const [first, second] = splitSurnames(surname);
-    put('last_name', first, 'name');
-    put('second_last_name', second, 'name');
-  } else put('last_name', surname, 'name');
-  put('first_name', f.given_names, 'name');
-  put('full_name', [f.given_names, f.surname].filter(Boolean).join(' '), 'name');
+    put('last_name', first, 'name', charsOf(ev, first, surnameCells));
+    put('second_last_name', second, 'name', charsOf(ev, second, surnameCells, first.length));
+  } else put('last_name', surname, 'name', charsOf(ev, surname, surnameCells));
+  put('first_name', f.given_names, 'name', charsOf(ev, f.given_names, givenCells));
+  const givenChars = charsOf(ev, f.given_names, givenCells);
+  const surnameChars = charsOf(ev, f.surname, surnameCells);
+  const sepConf = sep < 0 || !ev.charConfidence ? 1 : Math.min(...nameCells.slice(sep, sep + 2).map(([l, i]) => ev.charConfidence![l]?.[i] ?? 1));
+  const fullChars = f.given_names && f.surname ? (givenChars && surnameChars ? [...givenChars, sepConf, ...surnameChars] : undefined) : (givenChars ?? surnameChars);
+  put('full_name', [f.given_names, f.surname].filter(Boolean).join(' '), 'name', fullChars);
   put('sex', f.sex, 'sex');
   put('nationality', iso3(f.nationality) ?? f.nationality, 'nationality');
-  put('birth_date', f.birth_date, 'birth');
-  put('expiry_date', f.expiry_date, 'expiry');
+  put('birth_date', f.birth_date, 'birth', dateChars(ev, f.birth_date, cells('birth')));
+  put('expiry_date', f.expiry_date, 'expiry', dateChars(ev, f.expiry_date, cells('expiry')));
   put('issuing_country', issuer ?? f.issuing_state, 'state');
   if (f.personal_number && !dniInOptional) put('personal_number', f.personal_number, 'optional1');
-  put('mrz', ev.lines.join('\n'), null);
+  put('mrz', ev.lines.join('\n'), null, ev.charConfidence ? ev.lines.flatMap((l, li) => [...(li > 0 ? [1] : []), ...Array.from(l, (_, i) => ev.charConfidence![li]?.[i] ?? 1)]) : undefined);
   if (fields.mrz && ev.lineBoxes?.length) {
     const b = ev.lineBoxes;
     fields.mrz.source = { page: ev.page, bbox: [Math.min(...b.map((x) => x[0])), b[0][1], Math.max(...b.map((x) => x[2])), b[b.length - 1][3]] };

@@ -49,7 +49,11 @@ export interface MrzReading {
   valid: boolean;
   /** Characters changed by the repair (0 when the OCR read it right). */
   repaired: number;
-  /** Per line, per character: 0..1 confidence of the character finally kept. */
+  /**
+   * Per line, per character: 0..1, how sure the character finally kept is: its probability among the characters the
+   * position allows, or, for a character changed by a check-digit repair, given that the field agrees with its check
+   * digit (mrz/decode.ts). A character read confidently but contradicting its check digit keeps a high value.
+   */
   charConfidence: number[][];
   /** The whole zone, normalised to the page image. */
   bbox: Box;

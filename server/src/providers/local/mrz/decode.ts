@@ -32,8 +32,8 @@ const LAYOUT: Record<MrzFormat, { first: string; lines: string[] }> = {
 };
 
 /** A position: [line, index]. */
-type Pos = [number, number];
-interface CheckDef {
+export type Pos = [number, number];
+export interface CheckDef {
   name: string;
   field: Pos[];
   digit: Pos;
@@ -43,7 +43,8 @@ interface CheckDef {
 
 const span = (line: number, a: number, b: number): Pos[] => Array.from({ length: b - a + 1 }, (_, i) => [line, a + i] as Pos);
 
-function checkDefs(format: MrzFormat): { individual: CheckDef[]; composite: CheckDef | null } {
+/** The check digits of a format: which positions each covers and where its digit is (also used by bench/lib/forge-mrz.ts). */
+export function checkDefs(format: MrzFormat): { individual: CheckDef[]; composite: CheckDef | null } {
   const ind = (name: string, field: Pos[], digit: Pos): CheckDef => ({ name, field, digit, repairable: field });
   switch (format) {
     case 'TD1': {
@@ -86,6 +87,7 @@ export interface Decoded {
   valid: boolean;
   /** Characters that differ from the unconstrained best guess of the classifier. */
   repaired: number;
+  /** Per line, per character: how sure the final character is (0..1; see the comment where it is computed). */
   conf: number[][];
   /** Individual check digits (document number, birth, expiry) that pass as read, and after repair. */
   passedRaw: number;
@@ -109,12 +111,12 @@ function checkPasses(lines: string[][], c: CheckDef): boolean {
   return d === '<' && /^<*$/.test(s);
 }
 
-/** Try substitutions in the field; apply the cheapest that passes if it beats a misread check digit. */
-function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string[][], c: CheckDef): number {
-  if (checkPasses(lines, c)) return 0;
+/** Try substitutions in the field; apply the cheapest that passes if it beats a misread check digit. Returns the positions changed. */
+function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string[][], c: CheckDef): Pos[] {
+  if (checkPasses(lines, c)) return [];
   const [dl, di] = c.digit;
   const cd = lines[dl][di];
-  if (cd === '<') return 0; // long document number or empty field: parseMrz decides
+  if (cd === '<') return []; // long document number or empty field: parseMrz decides
   const fieldStr = () => c.field.map(([l, i]) => lines[l][i]).join('');
   const expected = mrzCheckDigit(fieldStr());
   const pd = probs[dl][di];
@@ -153,9 +155,58 @@ function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string
     }
   }
   const b = best as { subs: Alt[]; cost: number } | null;
-  if (!b || b.cost >= costCheckDigit) return 0;
+  if (!b || b.cost >= costCheckDigit) return [];
   for (const s of b.subs) lines[s.pos[0]][s.pos[1]] = s.ch;
-  return b.subs.length;
+  return b.subs.map((s) => s.pos);
+}
+
+/** OCR-B letters and digits that a low-resolution read confuses (numberContext), both ways. */
+const TWINS: Record<string, string> = { '0': 'OQD', O: '0', Q: '0', D: '0', '1': 'I', I: '1', '5': 'S', S: '5', '8': 'B', B: '8', '2': 'Z', Z: '2', '6': 'G', G: '6' };
+
+/** ICAO 9303 value of an MRZ character (`<` = 0, A-Z = 10-35). */
+const charValue = (ch: string): number => (ch === '<' ? 0 : ALPHABET.indexOf(ch));
+
+/**
+ * How sure a character changed by a check-digit repair is: the probability of the final character at `pos` given the
+ * cells of the check's field and its digit and that they agree (a genuine zone's digit matches its field), i.e. the
+ * marginal of `pos` over every assignment of the field and the digit that passes, each position within its class.
+ * Exact, by the distribution of the weighted sum mod 10 of the other positions. The classifier alone gives a
+ * repaired character less than the character it preferred (that is why it was not picked at first); the check digit,
+ * read confidently, is what makes the repair sure, and this says by how much.
+ */
+function repairedConfidence(probs: Float32Array[][], classes: string[][], c: CheckDef, pos: Pos, ch: string): number {
+  const W = [7, 3, 1];
+  const within = (l: number, i: number, set: string) => {
+    const p = probs[l][i];
+    let z = 0;
+    for (const x of set) z += p[ALPHABET.indexOf(x)];
+    return Array.from(set, (x) => [charValue(x), z > 0 ? p[ALPHABET.indexOf(x)] / z : 0] as const);
+  };
+  // residue distribution of (sum of the other positions' weighted values - check digit) mod 10
+  let dist = new Float64Array(10);
+  dist[0] = 1;
+  const add = (terms: ReadonlyArray<readonly [number, number]>, weight: number) => {
+    const next = new Float64Array(10);
+    for (let r = 0; r < 10; r++) {
+      if (dist[r] === 0) continue;
+      for (const [v, q] of terms) next[(r + weight * v + 1000) % 10] += dist[r] * q;
+    }
+    dist = next;
+  };
+  let wPos = 0;
+  c.field.forEach(([l, i], k) => {
+    if (l === pos[0] && i === pos[1]) wPos = W[k % 3];
+    else add(within(l, i, classes[l][i]), W[k % 3]);
+  });
+  add(within(c.digit[0], c.digit[1], DIGITS), -1);
+  let num = 0;
+  let den = 0;
+  for (const [v, q] of within(pos[0], pos[1], classes[pos[0]][pos[1]])) {
+    const x = q * dist[(10 - ((wPos * v) % 10)) % 10];
+    den += x;
+    if (v === charValue(ch)) num += x;
+  }
+  return den > 0 ? num / den : 0;
 }
 
 function plausibleDate(s: string): boolean {
@@ -321,15 +372,28 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   }
   const defs = checkDefs(format);
   const passedRaw = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
-  for (const c of defs.individual) repairCheck(lines, probs, allowed, c);
-  if (defs.composite) repairCheck(lines, probs, allowed, defs.composite);
+  const byCheck = new Map<string, CheckDef>();
+  for (const c of [...defs.individual, ...(defs.composite ? [defs.composite] : [])]) {
+    for (const pos of repairCheck(lines, probs, allowed, c)) byCheck.set(`${pos[0]}:${pos[1]}`, c);
+  }
   const passed = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const text = lines.map((l) => l.join(''));
   let repaired = 0;
+  // Per-character confidence: how sure the character finally kept is. The classifier's probability of it, plus that
+  // of its OCR-B twins that the position does not allow (a date holds digits: a cell read 70 % `O`, 22 % `0` is a
+  // sure `0`); the rest of the mass is not redistributed (a half-covered digit read 56 % `7` and 40 % letters is not
+  // a sure `7`); the letter/digit context of number fields is a heuristic and does not count. A character changed by
+  // a check-digit repair: its probability given that the field agrees with its check digit (repairedConfidence).
+  const classes = layout.lines.map((cl) => Array.from(cl, (k) => (k === '?' ? layout.first : CLASS[k])));
   const conf = lines.map((l, li) =>
     l.map((ch, i) => {
       if (ch !== raw[li][i]) repaired++;
-      return Number(probs[li][i][ALPHABET.indexOf(ch)].toFixed(4));
+      const def = byCheck.get(`${li}:${i}`);
+      if (def) return Number(repairedConfidence(probs, classes, def, [li, i], ch).toFixed(4));
+      const p = probs[li][i];
+      let q = p[ALPHABET.indexOf(ch)];
+      for (const x of TWINS[ch] ?? '') if (!classes[li][i].includes(x)) q += p[ALPHABET.indexOf(x)];
+      return Number(Math.min(1, q).toFixed(4));
     }),
   );
   const parsed = parseMrz(text);
