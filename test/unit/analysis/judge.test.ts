@@ -93,6 +93,27 @@ describe('a check says what it proved', () => {
   });
 });
 
+describe('printed amounts that do not add up', () => {
+  const invoice = (total: number): Reading => {
+    const r = zoneReading([L1, L2]);
+    const f = (value: unknown): ReadField => ({ value, confidence: 0.95, source: null, origin: 'text' });
+    r.document = { type: 'invoice', confidence: 0.93, side: null, country: 'ESP', basis: 'text' };
+    r.fields = { tax_base: f(100), tax_rate: f(21), tax_amount: f(21), total_amount: f(total) };
+    return r;
+  };
+  it('add up: invoice_totals passed', () => {
+    expect(judge(invoice(121)).checks).toContainEqual(expect.objectContaining({ code: 'invoice_totals', passed: true }));
+  });
+  it('do not: no failed check (a part the reading missed could explain it), but a warning that names the amounts', () => {
+    const out = judge(invoice(131));
+    expect(out.checks.map((c) => c.code)).not.toContain('invoice_totals');
+    const w = out.reasons.find((r) => r.code === 'invoice_totals')!;
+    expect(w.severity).toBe('warning');
+    expect(w.message).toContain('131.00');
+    expect(statusOf(out.reasons)).toBe('review');
+  });
+});
+
 describe('rules on fields read unsure, and fields not read', () => {
   it('an expiry date read unsure: not_expired is a warning that names the field; read sure: an error', () => {
     const unsure = zoneReading([L1, L2]);

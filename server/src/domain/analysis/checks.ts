@@ -234,7 +234,14 @@ export function runChecks(input: CheckInput): CheckOutcome {
     // read unsure is not run either: it becomes a `low_confidence` warning that names them.
     const failed = new Set<string>();
     for (const r of runValidators(entry, fields, reading, referenceDate)) {
-      if (r.outcome === 'not_run') continue;
+      if (r.outcome === 'not_run') {
+        // Printed amounts that do not add up, where a part the reading did not see (a tip, a second VAT rate, a
+        // withholding) could explain it: not proof, but a person should look (docs/validators.md, invoice_totals).
+        if (r.message_key === 'invoice_totals.inconclusive' && r.params?.check !== 'line_net_amount' && unsureEvidence({ ...r, outcome: 'failed' }, reading).length === 0) {
+          push('invoice_totals', 'warning', `${failedCheckMessage(language, r)} ${t(language, 'invoice_totals.inconclusive')}`);
+        }
+        continue;
+      }
       if (r.outcome === 'failed') {
         const unsure = unsureEvidence(r, reading);
         if (unsure.length > 0) {
