@@ -119,6 +119,14 @@ describe.each(DATABASES)('dashboard reviews on %s', (kind) => {
     await es.submit('/dashboard/reviews', '/dashboard/language', { language: 'en', back: '/dashboard/reviews' });
   });
 
+  it('the analysis page shows what the verdict rests on: the unsure characters a check could not judge (#27)', async () => {
+    const a = await analyze('dni_bad_checksum_low_confidence.jpg', { options: { expect: 'es_dni', language: 'en' } });
+    const page = await member.get(`/dashboard/reviews/${a.id}`);
+    expect(page.status).toBe(200);
+    // The reason names the check, the field and the characters, as the API gives it (HTML-escaped).
+    expect(page.html).toMatch(/<code>low_confidence<\/code> Could not check the NIF: the characters &quot;\d{8}[A-Z]&quot; \(document number\) were read with low confidence \(0\.\d\d\)/);
+  });
+
   it('a member approves: reviewed_by is the member, the event exists, the audit record names the member', async () => {
     const a = await analyze('dni_low_confidence.jpg');
     const r = await decide(member, a.id, { decision: 'approve', reason: 'Legible', note: 'Looked at it' });

@@ -486,6 +486,17 @@ describe('pdf', () => {
     expect(failed.text).toContain('No fields were extracted.');
   });
 
+  it('shows a reason that names its evidence whole, on up to three lines (#27)', async () => {
+    const a = dniAnalysis();
+    const message = 'An MRZ check digit is wrong: document number "L898902C9": printed 6, computed 2; composite check digit "L898902C9674081221204159ZE184226B<<<<<1": printed 0, computed 6.';
+    a.verdict = { ...a.verdict!, status: 'invalid', reasons: [a.verdict!.reasons[0], { code: 'mrz_checksums', severity: 'error', message }] };
+    const { pages, text } = await pdfText((await renderAnalysisExport('pdf', a, { language: 'en', generatedAt: GENERATED_AT })).bytes);
+    expect(pages).toBe(1);
+    // Every word of the message is on the page (wrapped, not cut with an ellipsis).
+    const flat = text.replace(/\s+/g, ' ');
+    for (const word of ['"L898902C9":', 'printed 6, computed 2;', 'ZE184226B<<<<<1":', 'printed 0, computed 6.']) expect(flat).toContain(word);
+  });
+
   it('replaces characters the standard font cannot encode', async () => {
     const a = dniAnalysis();
     a.fields = {
