@@ -213,6 +213,8 @@ export interface Labels {
   completed: string;
   file: string;
   pages: string;
+  /** "1 page" (the singular of `pages`). */
+  page: string;
   document: string;
   type: string;
   confidence: string;
@@ -260,6 +262,7 @@ export const LABELS: Record<ExportLanguage, Labels> = {
     completed: 'Completado',
     file: 'Archivo',
     pages: 'páginas',
+    page: 'página',
     document: 'Documento',
     type: 'Tipo',
     confidence: 'Confianza',
@@ -304,6 +307,7 @@ export const LABELS: Record<ExportLanguage, Labels> = {
     completed: 'Completed',
     file: 'File',
     pages: 'pages',
+    page: 'page',
     document: 'Document',
     type: 'Type',
     confidence: 'Confidence',
@@ -348,6 +352,7 @@ export const LABELS: Record<ExportLanguage, Labels> = {
     completed: 'Concluída',
     file: 'Ficheiro',
     pages: 'páginas',
+    page: 'página',
     document: 'Documento',
     type: 'Tipo',
     confidence: 'Confiança',
@@ -392,6 +397,7 @@ export const LABELS: Record<ExportLanguage, Labels> = {
     completed: 'Terminée',
     file: 'Fichier',
     pages: 'pages',
+    page: 'page',
     document: 'Document',
     type: 'Type',
     confidence: 'Confiance',

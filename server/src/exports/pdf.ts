@@ -205,7 +205,7 @@ export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<
   r.keyValue(L.created, humanTimestamp(a.created_at));
   r.keyValue(L.completed, humanTimestamp(a.completed_at));
   if (a.file) {
-    const details = [a.file.mime_type, a.file.pages ? `${a.file.pages} ${L.pages}` : '', formatBytes(a.file.size_bytes)].filter(Boolean);
+    const details = [a.file.mime_type, a.file.pages ? `${a.file.pages} ${a.file.pages === 1 ? L.page : L.pages}` : '', formatBytes(a.file.size_bytes)].filter(Boolean);
     r.keyValue(L.file, details.length ? `${a.file.name} (${details.join(', ')})` : a.file.name);
   }
   if (a.document) {

@@ -435,6 +435,9 @@ describe('pdf', () => {
     expect(text).toContain('glare');
     expect(text).toContain('2025-03-14 10:21:07 UTC');
     expect(text).toContain('Generado el 2025-03-14 12:00:00 UTC');
+    // One page is one page, not "1 páginas" (#29).
+    expect(text).toContain('1 página,');
+    expect(text).not.toContain('1 páginas');
     expect(info.Title).toBe('Cotejo — informe de análisis: an_01JPB4X9R2C8H5M7P3Q6S9T1VZ');
     expect(String(info.CreationDate)).toContain('20250314120000');
   });
