@@ -1848,6 +1848,10 @@ export interface components {
          *       "show_result": true,
          *       "consent_text": null,
          *       "consent": null,
+         *       "mask_fields": [
+         *         "document_number",
+         *         "birth_date"
+         *       ],
          *       "events": [
          *         {
          *           "type": "created",
@@ -1898,6 +1902,13 @@ export interface components {
             show_result: boolean;
             consent_text: string | null;
             consent: components["schemas"]["VerificationLinkConsent"] | null;
+            /**
+             * @description Fields masked in what the link sends out: the analyses in its event and callback bodies (`results`) and the
+             *     webhooks of its analyses. Empty: none. A masked string keeps its first third (at most 4 characters) and shows `*`
+             *     for every other letter or digit (`X12******`); any other value becomes null; `mrz` and `barcode_data` are masked
+             *     too when any field is; messages that quote a masked value quote it masked.
+             */
+            mask_fields: string[];
             /** @description History. */
             events: components["schemas"]["VerificationLinkEvent"][];
             /** Format: date-time */
@@ -1922,6 +1933,8 @@ export interface components {
             enabled: boolean;
             required?: boolean;
         };
+        /** @description A catalogue field name (`document_number`, `birth_date`...); unknown names give 422 `invalid_parameter`. */
+        MaskFieldName: string;
         /** @description Body of POST /v1/verification-links (strict: unknown field gives 422 `invalid_parameter`). */
         CreateVerificationLinkRequest: {
             /** @description `tpl_...`; 422 `template_not_found` if absent. */
@@ -1957,6 +1970,8 @@ export interface components {
             redirect_with_status?: boolean;
             /** @description Default: the template's. 403 `face_verification_not_enabled` without the module. */
             face_verification?: components["schemas"]["FaceVerificationInput"] | null;
+            /** @description Catalogue field names to mask in what the link sends out (see VerificationLink). Default: the template's, else none. */
+            mask_fields?: components["schemas"]["MaskFieldName"][] | null;
             /** @description https; otherwise 422 `invalid_url` with `param: callback_url` (checked by the handler, not the schema). */
             callback_url?: string | null;
             /**
@@ -2152,6 +2167,8 @@ export interface components {
          *       "review_retention_hours_after_decision": 24,
          *       "review_max_days": 30,
          *       "documents": null,
+         *       "mask_fields": null,
+         *       "face_verification": null,
          *       "metadata": {
          *         "producto": "cuenta-online"
          *       },
@@ -2189,6 +2206,13 @@ export interface components {
              *     (`key: document`) of the template's `expect`.
              */
             documents: components["schemas"]["RequiredDocument"][] | null;
+            /**
+             * @description Fields masked in what a verification link made with this template sends out (its events, its callback, the
+             *     webhooks of its analyses): catalogue field names; null: none. Links inherit it unless they set their own.
+             */
+            mask_fields: string[] | null;
+            /** @description The selfie module for verification links made with this template (they inherit it); null: off. */
+            face_verification: components["schemas"]["FaceVerification"] | null;
             metadata: components["schemas"]["Metadata"];
             /** Format: date-time */
             created_at: string;
@@ -2224,6 +2248,8 @@ export interface components {
             review_retention_hours_after_decision?: number | null;
             review_max_days?: number | null;
             documents?: components["schemas"]["RequiredDocumentInput"][] | null;
+            mask_fields?: components["schemas"]["MaskFieldName"][] | null;
+            face_verification?: components["schemas"]["FaceVerificationInput"] | null;
             metadata?: components["schemas"]["MetadataInput"];
         };
         /** @description Cursor-paginated list envelope. */
@@ -2252,6 +2278,8 @@ export interface components {
             review_retention_hours_after_decision?: number | null;
             review_max_days?: number | null;
             documents?: components["schemas"]["RequiredDocumentInput"][] | null;
+            mask_fields?: components["schemas"]["MaskFieldName"][] | null;
+            face_verification?: components["schemas"]["FaceVerificationInput"] | null;
             metadata?: components["schemas"]["MetadataInput"];
         };
         /**
@@ -2591,6 +2619,13 @@ export interface components {
             show_result: boolean;
             consent_text: string | null;
             consent: components["schemas"]["VerificationLinkConsent"] | null;
+            /**
+             * @description Fields masked in what the link sends out: the analyses in its event and callback bodies (`results`) and the
+             *     webhooks of its analyses. Empty: none. A masked string keeps its first third (at most 4 characters) and shows `*`
+             *     for every other letter or digit (`X12******`); any other value becomes null; `mrz` and `barcode_data` are masked
+             *     too when any field is; messages that quote a masked value quote it masked.
+             */
+            mask_fields: string[];
             /** @description History. */
             events: components["schemas"]["VerificationLinkEvent"][];
             /** Format: date-time */

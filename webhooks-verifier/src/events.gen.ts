@@ -1116,6 +1116,13 @@ export type VerificationLinkEventData = {
     show_result: boolean;
     consent_text: string | null;
     consent: VerificationLinkConsent | null;
+    /**
+     * @description Fields masked in what the link sends out: the analyses in its event and callback bodies (`results`) and the
+     *     webhooks of its analyses. Empty: none. A masked string keeps its first third (at most 4 characters) and shows `*`
+     *     for every other letter or digit (`X12******`); any other value becomes null; `mrz` and `barcode_data` are masked
+     *     too when any field is; messages that quote a masked value quote it masked.
+     */
+    mask_fields: string[];
     /** @description History. */
     events: VerificationLinkEvent[];
     /** Format: date-time */

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional, TypedDict, Union
 
-__all__ = ["AddDossierDocumentJsonRequest", "AddDossierDocumentMultipartRequest", "Analysis", "AnalysisCompletedEvent", "AnalysisFailedEvent", "AnalysisId", "AnalysisList", "AnalysisOrClassification", "AnalysisReviewRequiredEvent", "AnalysisReviewedEvent", "AnalyzeJsonRequest", "AnalyzeMultipartRequest", "AnalyzeOptions", "Balance", "Batch", "BatchCompletedEvent", "BatchId", "BatchItem", "BatchJsonRequest", "BatchMultipartRequest", "CheckCode", "CheckResult", "Checks", "Classification", "ClassificationCandidate", "ClassifiedDocument", "CreateDossierRequest", "CreateTemplateRequest", "CreateVerificationLinkRequest", "CreateWebhookEndpointRequest", "CreditsLowData", "CreditsLowEvent", "DeletedAnalysis", "DeletedDossier", "DeletedTemplate", "DeletedWebhookEndpoint", "DetectedDocument", "DocumentCategory", "DocumentType", "DocumentTypeId", "DocumentTypeList", "Dossier", "DossierDocument", "DossierDocumentKey", "DossierId", "DossierList", "DossierVerdict", "DossierVerdictChangedEvent", "DossierVerdictStatus", "ErrorCode", "ErrorObject", "ErrorResponse", "ErrorType", "Expect", "ExpectList", "ExportFormat", "ExportUrls", "Extract", "FaceMatch", "FaceVerification", "FaceVerificationInput", "Field", "FieldSource", "FieldValidator", "FileInfo", "FinalStatus", "HolderCheck", "HumanReview", "HumanReviewInput", "JobError", "JobStatus", "Language", "LocalizedStrings", "Metadata", "MetadataInput", "MetadataValue", "PdfSignature", "Processing", "ProcessingProfile", "ProcessingProvider", "Reason", "ReasonCode", "RequestId", "RequiredDocument", "RequiredDocumentInput", "RequiredFieldName", "ResourceUsage", "Review", "ReviewRequest", "ReviewStatusFilter", "Severity", "Storage", "StorageMode", "Template", "TemplateId", "TemplateList", "TemplateStorageMode", "TestEvent", "TestEventData", "TypeVerdict", "UpdateTemplateRequest", "Usage", "UsageEntry", "UsageKind", "UsageTotals", "Verdict", "VerdictStatus", "VerificationLink", "VerificationLinkCompletedEvent", "VerificationLinkConsent", "VerificationLinkDocument", "VerificationLinkDocumentInput", "VerificationLinkDossierSummary", "VerificationLinkEvent", "VerificationLinkEventData", "VerificationLinkExpiredEvent", "VerificationLinkId", "VerificationLinkList", "VerificationLinkResult", "VerificationLinkStatus", "Warning", "WebhookEndpoint", "WebhookEndpointId", "WebhookEndpointList", "WebhookEndpointWithSecret", "WebhookEvent", "WebhookEventType"]
+__all__ = ["AddDossierDocumentJsonRequest", "AddDossierDocumentMultipartRequest", "Analysis", "AnalysisCompletedEvent", "AnalysisFailedEvent", "AnalysisId", "AnalysisList", "AnalysisOrClassification", "AnalysisReviewRequiredEvent", "AnalysisReviewedEvent", "AnalyzeJsonRequest", "AnalyzeMultipartRequest", "AnalyzeOptions", "Balance", "Batch", "BatchCompletedEvent", "BatchId", "BatchItem", "BatchJsonRequest", "BatchMultipartRequest", "CheckCode", "CheckResult", "Checks", "Classification", "ClassificationCandidate", "ClassifiedDocument", "CreateDossierRequest", "CreateTemplateRequest", "CreateVerificationLinkRequest", "CreateWebhookEndpointRequest", "CreditsLowData", "CreditsLowEvent", "DeletedAnalysis", "DeletedDossier", "DeletedTemplate", "DeletedWebhookEndpoint", "DetectedDocument", "DocumentCategory", "DocumentType", "DocumentTypeId", "DocumentTypeList", "Dossier", "DossierDocument", "DossierDocumentKey", "DossierId", "DossierList", "DossierVerdict", "DossierVerdictChangedEvent", "DossierVerdictStatus", "ErrorCode", "ErrorObject", "ErrorResponse", "ErrorType", "Expect", "ExpectList", "ExportFormat", "ExportUrls", "Extract", "FaceMatch", "FaceVerification", "FaceVerificationInput", "Field", "FieldSource", "FieldValidator", "FileInfo", "FinalStatus", "HolderCheck", "HumanReview", "HumanReviewInput", "JobError", "JobStatus", "Language", "LocalizedStrings", "MaskFieldName", "Metadata", "MetadataInput", "MetadataValue", "PdfSignature", "Processing", "ProcessingProfile", "ProcessingProvider", "Reason", "ReasonCode", "RequestId", "RequiredDocument", "RequiredDocumentInput", "RequiredFieldName", "ResourceUsage", "Review", "ReviewRequest", "ReviewStatusFilter", "Severity", "Storage", "StorageMode", "Template", "TemplateId", "TemplateList", "TemplateStorageMode", "TestEvent", "TestEventData", "TypeVerdict", "UpdateTemplateRequest", "Usage", "UsageEntry", "UsageKind", "UsageTotals", "Verdict", "VerdictStatus", "VerificationLink", "VerificationLinkCompletedEvent", "VerificationLinkConsent", "VerificationLinkDocument", "VerificationLinkDocumentInput", "VerificationLinkDossierSummary", "VerificationLinkEvent", "VerificationLinkEventData", "VerificationLinkExpiredEvent", "VerificationLinkId", "VerificationLinkList", "VerificationLinkResult", "VerificationLinkStatus", "Warning", "WebhookEndpoint", "WebhookEndpointId", "WebhookEndpointList", "WebhookEndpointWithSecret", "WebhookEvent", "WebhookEventType"]
 
 class AddDossierDocumentJsonRequest(TypedDict, total=False):
     """JSON body of POST /v1/dossiers/{id}/documents (strict): either `analysis_id` (an existing analysis of the same mode), or a file (`file_url` or `file_base64` + `filename`) analysed with `options` (the dossier's template applies). None: 400 `missing_file`."""
@@ -402,6 +402,8 @@ class CreateTemplateRequest(_CreateTemplateRequestRequired, total=False):
     review_retention_hours_after_decision: Optional[int]
     review_max_days: Optional[int]
     documents: Optional[list[RequiredDocumentInput]]
+    mask_fields: Optional[list[MaskFieldName]]
+    face_verification: Optional[FaceVerificationInput]
     metadata: MetadataInput
 
 
@@ -430,6 +432,8 @@ class CreateVerificationLinkRequest(TypedDict, total=False):
     redirect_with_status: bool
     #: Default: the template's. 403 `face_verification_not_enabled` without the module.
     face_verification: Optional[FaceVerificationInput]
+    #: Catalogue field names to mask in what the link sends out (see VerificationLink). Default: the template's, else none.
+    mask_fields: Optional[list[MaskFieldName]]
     #: https; otherwise 422 `invalid_url` with `param: callback_url` (checked by the handler, not the schema).
     callback_url: Optional[str]
     #: false: event bodies carry only the link and the dossier verdict. Default true.
@@ -792,6 +796,10 @@ class LocalizedStrings(TypedDict):
     fr: str
 
 
+#: A catalogue field name (`document_number`, `birth_date`...); unknown names give 422 `invalid_parameter`.
+MaskFieldName = str
+
+
 #: Metadata as returned: map string to string, as sent.
 Metadata = dict[str, str]
 
@@ -972,6 +980,10 @@ class Template(TypedDict):
     review_max_days: Optional[int]
     #: The documents a dossier or verification link made with this template must collect; null: one document (`key: document`) of the template's `expect`.
     documents: Optional[list[RequiredDocument]]
+    #: Fields masked in what a verification link made with this template sends out (its events, its callback, the webhooks of its analyses): catalogue field names; null: none. Links inherit it unless they set their own.
+    mask_fields: Optional[list[str]]
+    #: The selfie module for verification links made with this template (they inherit it); null: off.
+    face_verification: Optional[FaceVerification]
     metadata: Metadata
     created_at: str
     updated_at: str
@@ -1032,6 +1044,8 @@ class UpdateTemplateRequest(TypedDict, total=False):
     review_retention_hours_after_decision: Optional[int]
     review_max_days: Optional[int]
     documents: Optional[list[RequiredDocumentInput]]
+    mask_fields: Optional[list[MaskFieldName]]
+    face_verification: Optional[FaceVerificationInput]
     metadata: MetadataInput
 
 
@@ -1121,6 +1135,8 @@ class _VerificationLinkRequired(TypedDict):
     show_result: bool
     consent_text: Optional[str]
     consent: Optional[VerificationLinkConsent]
+    #: Fields masked in what the link sends out: the analyses in its event and callback bodies (`results`) and the webhooks of its analyses. Empty: none. A masked string keeps its first third (at most 4 characters) and shows `*` for every other letter or digit (`X12******`); any other value becomes null; `mrz` and `barcode_data` are masked too when any field is; messages that quote a masked value quote it masked.
+    mask_fields: list[str]
     #: History.
     events: list[VerificationLinkEvent]
     created_at: str
@@ -1230,6 +1246,8 @@ class _VerificationLinkEventDataRequired(TypedDict):
     show_result: bool
     consent_text: Optional[str]
     consent: Optional[VerificationLinkConsent]
+    #: Fields masked in what the link sends out: the analyses in its event and callback bodies (`results`) and the webhooks of its analyses. Empty: none. A masked string keeps its first third (at most 4 characters) and shows `*` for every other letter or digit (`X12******`); any other value becomes null; `mrz` and `barcode_data` are masked too when any field is; messages that quote a masked value quote it masked.
+    mask_fields: list[str]
     #: History.
     events: list[VerificationLinkEvent]
     created_at: str

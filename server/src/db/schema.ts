@@ -384,6 +384,10 @@ export interface TemplatesTable {
   review_max_days: number | null;
   /** SQL null: one document (`key: document`) of the template's `expect`. */
   documents: ColumnType<TemplateDocument[] | null, string | null, string | null>;
+  /** #29: fields a link made with it masks; SQL null: none. */
+  mask_fields: ColumnType<string[] | null, string | null | undefined, string | null>;
+  /** #29: the selfie module links made with it inherit; SQL null: off. */
+  face_verification: ColumnType<{ enabled: boolean; required: boolean } | null, string | null | undefined, string | null>;
   metadata: Json<Record<string, string>>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -471,6 +475,8 @@ export interface VerificationLinksTable {
   consent: Json<{ accepted_at: string; ip: string; text: string } | null>;
   events: Json<LinkEventEntry[]>;
   face_verification: Json<{ enabled: boolean; required: boolean } | null>;
+  /** #29: fields masked in what the link sends out (`[]`: none). */
+  mask_fields: ColumnType<string[], string | undefined, string>;
   face_match: Json<{ status: 'pending' | 'matched' | 'not_matched' | 'failed'; score: number | null; analysis_id: string | null; checked_at: string | null } | null>;
   created_at: Timestamp;
   completed_at: Timestamp | null;

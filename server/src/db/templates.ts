@@ -4,11 +4,12 @@ import type { DB, TemplateRow } from './schema.ts';
 type Conn = Kysely<DB> | Transaction<DB>;
 type Scope = { account_id: string; livemode: boolean };
 
-/** jsonb columns: written as JSON text; `expect` and `documents` keep SQL null for "not set". */
+/** jsonb columns: written as JSON text; `expect`, `documents`, `mask_fields`, `face_verification` keep SQL null for "not set". */
 function serialise(row: Partial<TemplateRow>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...row };
   if ('expect' in row) out.expect = row.expect === null ? null : JSON.stringify(row.expect);
   if ('documents' in row) out.documents = row.documents === null ? null : JSON.stringify(row.documents);
+  for (const k of ['mask_fields', 'face_verification'] as const) if (k in row) out[k] = row[k] === null || row[k] === undefined ? null : JSON.stringify(row[k]);
   for (const k of ['checks', 'extract', 'metadata'] as const) if (k in row) out[k] = JSON.stringify(row[k]);
   return out;
 }

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.d.ts';
 import { resolveExpect } from '../catalogue/index.ts';
+import { FIELD_DICTIONARY } from '../catalogue/fields.ts';
 import * as repo from '../db/templates.ts';
 import type { TemplateDocument, TemplateRow } from '../db/schema.ts';
 import type { Auth, Services } from '../http/context.ts';
@@ -37,6 +38,8 @@ export function toTemplate(row: TemplateRow): Template {
     review_retention_hours_after_decision: row.review_retention_hours_after_decision,
     review_max_days: row.review_max_days,
     documents: row.documents as Template['documents'],
+    mask_fields: row.mask_fields ?? null,
+    face_verification: row.face_verification ?? null,
     metadata: row.metadata,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -66,6 +69,26 @@ export function resolveExpectList(value: Expect, param: string): string[] {
     if (!out.includes(entry.type)) out.push(entry.type);
   });
   return out;
+}
+
+/** Catalogue field names to mask (deduplicated, in order); 422 `invalid_parameter` at `param.i` for an unknown one. */
+export function resolveMaskFields(names: string[], param: string): string[] {
+  names.forEach((n, i) => {
+    if (!(n in FIELD_DICTIONARY)) throw new ApiError(422, 'invalid_parameter', `'${n}' no es un campo del catálogo (los campos de GET /v1/document-types).`, `${param}.${i}`);
+  });
+  return [...new Set(names)];
+}
+
+/**
+ * The selfie module's setting as stored (null: off); 403 `face_verification_not_enabled` when it is asked for and the
+ * account does not have the module (the same rule as on links, which inherit it).
+ */
+export function faceVerificationOf(auth: Auth, input: { enabled: boolean; required?: boolean } | null | undefined): { enabled: boolean; required: boolean } | null {
+  if (!input?.enabled) return null;
+  if (!auth.account.face_verification_enabled) {
+    throw new ApiError(403, 'face_verification_not_enabled', 'El módulo de verificación facial no está activado en esta cuenta.', 'face_verification');
+  }
+  return { enabled: true, required: input.required ?? false };
 }
 
 function resolveDocuments(docs: DocumentInput[]): TemplateDocument[] {
@@ -98,6 +121,8 @@ export async function createTemplate(s: Services, auth: Auth, body: CreateBody):
     review_retention_hours_after_decision: body.review_retention_hours_after_decision ?? null,
     review_max_days: body.review_max_days ?? null,
     documents: body.documents == null ? null : resolveDocuments(body.documents),
+    mask_fields: body.mask_fields == null ? null : resolveMaskFields(body.mask_fields, 'mask_fields'),
+    face_verification: faceVerificationOf(auth, body.face_verification),
     metadata: withoutEmptyValues(body.metadata ?? {}),
     created_at: now,
     updated_at: now,
@@ -155,6 +180,8 @@ export async function updateTemplate(s: Services, auth: Auth, id: string, body: 
     if (body.review_retention_hours_after_decision !== undefined) patch.review_retention_hours_after_decision = body.review_retention_hours_after_decision;
     if (body.review_max_days !== undefined) patch.review_max_days = body.review_max_days;
     if (body.documents !== undefined) patch.documents = body.documents === null ? null : resolveDocuments(body.documents);
+    if (body.mask_fields !== undefined) patch.mask_fields = body.mask_fields === null ? null : resolveMaskFields(body.mask_fields, 'mask_fields');
+    if (body.face_verification !== undefined) patch.face_verification = faceVerificationOf(auth, body.face_verification);
     if (body.metadata !== undefined) {
       const merged = withoutEmptyValues({ ...current.metadata, ...body.metadata });
       if (Object.keys(merged).length > MAX_METADATA_KEYS) {

@@ -35,6 +35,11 @@ export interface NormalisedOptions {
   language: Language;
   processing: ProcessingProfile;
   precise_bboxes: boolean;
+  /**
+   * Fields its events mask: the `mask_fields` of the verification link the analysis was uploaded through (#29).
+   * Absent on every other analysis.
+   */
+  mask_fields?: string[];
   /** The template the request named (`tpl_...`), or null. Rows stored before templates existed lack it: read as null. */
   template: string | null;
   /**

@@ -17,6 +17,7 @@ import { withDocumentMemory } from '../intake/memory-gate.ts';
 import { admitLiveWork, SLOT_LEASE_MS } from '../live-limits.ts';
 import { decodeBase64File, downloadFileUrl, filenameFromUrl, identifyUpload, inspectFile, maxPagesFor, parseFileUrl } from '../intake/index.ts';
 import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
+import { maskAnalysis } from './mask.ts';
 import { onAnalysisSettled } from '../dossiers/hooks.ts';
 import { reviewOnFinish, storageUnchosen } from '../reviews/enter.ts';
 import { failureMessage, t } from './messages.ts';
@@ -667,14 +668,19 @@ async function finish(
 /** settleFinished for an analysis with no exports and no batch, inside the transaction that ended it. */
 async function settleInline(s: Services, trx: Transaction<DB>, row: AnalysisRow): Promise<void> {
   if (row.status === 'completed') {
-    const body = present(s, row);
+    const body = eventBody(row, present(s, row));
     await emitEvent(s, row, 'analysis.completed', body, { within: trx, subject: row.id });
     const verdict = (row.result as { verdict?: { status?: string } | null } | null)?.verdict;
     if (verdict?.status === 'review' && row.kind === 'analysis') await emitEvent(s, row, 'analysis.review_required', body, { within: trx, subject: row.id });
   } else {
-    await emitEvent(s, row, 'analysis.failed', present(s, row), { within: trx, subject: row.id });
+    await emitEvent(s, row, 'analysis.failed', eventBody(row, present(s, row)), { within: trx, subject: row.id });
   }
   await recordUsage(trx, usageOf(s, row));
+}
+
+/** An analysis as its events carry it: with the fields its verification link masks (docs/verification-links.md). */
+function eventBody<T extends object>(row: AnalysisRow, body: T): T {
+  return maskAnalysis(body, (row.options as Partial<NormalisedOptions> | null)?.mask_fields);
 }
 
 /**
@@ -687,12 +693,12 @@ async function settleFinished(s: Services, row: AnalysisRow, options: Normalised
   // The row carries its export ids once they exist: read it again only when they were just made.
   const final = row.status === 'completed' && (await createExports(s, row, options)) ? (await repo.findAnalysisById(s.db, row.id))! : row;
   if (final.status === 'completed') {
-    const body = await presentWithExports(s, final);
+    const body = eventBody(final, await presentWithExports(s, final));
     if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body, { subject: final.id });
     const verdict = (final.result as { verdict?: { status?: string } | null } | null)?.verdict;
     if (verdict?.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body, { subject: final.id });
   } else {
-    await emitEvent(s, final, 'analysis.failed', present(s, final), { subject: final.id });
+    await emitEvent(s, final, 'analysis.failed', eventBody(final, present(s, final)), { subject: final.id });
   }
   await onFinished(s, final, opts);
   return final;

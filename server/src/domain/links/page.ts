@@ -216,7 +216,12 @@ export async function uploadByToken(s: Services, token: string, key: string, fil
   // The analysis, as the link's account in the link's mode, through the dossier (same intake, pipeline and slot).
   const account = await accountOf(s, row.account_id);
   const auth: Auth = { account, keyId: `link:${row.id}`, kind: 'secret', livemode: row.livemode };
-  const normalise = (raw: AnalyzeOptions, template: Template | null) => normaliseOptions(raw, 'options.', accountDefaults(s, auth), template);
+  // The link's masked fields go with its analyses, whose own events then mask them too.
+  const mask = row.mask_fields ?? [];
+  const normalise = (raw: AnalyzeOptions, template: Template | null) => ({
+    ...normaliseOptions(raw, 'options.', accountDefaults(s, auth), template),
+    ...(mask.length ? { mask_fields: mask } : {}),
+  });
   const options = { metadata: row.metadata, language: row.locale } as AnalyzeOptions;
   const bytes = file.bytes;
   const added = await addDocument(s, auth, row.dossier_id!, {

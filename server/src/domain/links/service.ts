@@ -24,7 +24,8 @@ import * as pipeline from '../analysis/pipeline.ts';
 import type { Analysis } from '../analysis/presenter.ts';
 import { createDossier, recompute } from '../dossiers/service.ts';
 import type { Requirement } from '../dossiers/verdict.ts';
-import { getTemplateForRequest, resolveExpectList, type Template } from '../templates.ts';
+import { maskAnalysis } from '../analysis/mask.ts';
+import { faceVerificationOf, getTemplateForRequest, resolveExpectList, resolveMaskFields, type Template } from '../templates.ts';
 import * as jobs from '../../jobs/queue.ts';
 import { MailError, type DossierVerdictStatus } from '../../mail/index.ts';
 import { linkMail } from './mail-hooks.ts';
@@ -77,7 +78,8 @@ async function urlOf(s: Services, linkId: string): Promise<string> {
 // Repository (all SQL of links)
 // ---------------------------------------------------------------------------------------------------------------
 
-type NewLink = Omit<VerificationLinkRow, 'metadata' | 'documents' | 'consent' | 'events' | 'face_verification' | 'face_match'> & {
+type NewLink = Omit<VerificationLinkRow, 'metadata' | 'documents' | 'consent' | 'events' | 'face_verification' | 'face_match' | 'mask_fields'> & {
+  mask_fields: string[];
   metadata: Record<string, string>;
   documents: LinkDocumentState[];
   consent: VerificationLinkRow['consent'];
@@ -86,7 +88,7 @@ type NewLink = Omit<VerificationLinkRow, 'metadata' | 'documents' | 'consent' | 
   face_match: VerificationLinkRow['face_match'];
 };
 
-const JSON_COLUMNS = ['metadata', 'documents', 'consent', 'events', 'face_verification', 'face_match'] as const;
+const JSON_COLUMNS = ['metadata', 'documents', 'consent', 'events', 'face_verification', 'face_match', 'mask_fields'] as const;
 
 function serialise(patch: Partial<NewLink>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...patch };
@@ -172,6 +174,7 @@ async function toLink(s: Services, row: VerificationLinkRow, analyses: Map<strin
     show_result: row.show_result,
     consent_text: row.consent_text,
     consent: row.consent,
+    mask_fields: row.mask_fields ?? [],
     events: row.events as VerificationLink['events'],
     created_at: row.created_at.toISOString(),
     completed_at: iso(row.completed_at),
@@ -234,13 +237,15 @@ export async function createLink(s: Services, auth: Auth, body: CreateBody): Pro
     throw new ApiError(403, 'face_verification_not_enabled', 'El módulo de verificación facial no está activado en esta cuenta.', 'face_verification');
   }
   const template = body.template ? await getTemplateForRequest(s, auth, body.template, 'template') : null;
+  // The template's selfie module and masked fields, unless the link sets its own (null: none).
+  const face = faceVerificationOf(auth, body.face_verification !== undefined ? body.face_verification : template?.face_verification);
+  const mask = body.mask_fields !== undefined && body.mask_fields !== null ? resolveMaskFields(body.mask_fields, 'mask_fields') : body.mask_fields === null ? [] : (template?.mask_fields ?? []);
   const documents = documentsOf(body, template);
   const now = s.clock.now();
   const id = newId('verification_link', now.getTime());
   const token = await tokenOf(s, id);
   const locale = (body.locale ?? template?.language ?? 'es') as Language;
   const metadata = (body.metadata as Record<string, string> | undefined) ?? {};
-  const face = body.face_verification?.enabled ? { enabled: true, required: body.face_verification.required ?? false } : null;
   const row: NewLink = {
     id,
     account_id: auth.account.id,
@@ -267,6 +272,7 @@ export async function createLink(s: Services, auth: Auth, body: CreateBody): Pro
     consent: null,
     events: [{ type: 'created', at: now.toISOString() }],
     face_verification: face,
+    mask_fields: mask,
     face_match: face ? { status: 'pending', score: null, analysis_id: null, checked_at: null } : null,
     created_at: now,
     completed_at: null,
@@ -482,7 +488,8 @@ async function eventData(s: Services, db: Conn, row: VerificationLinkRow, dossie
       const a = d.analysis_id ? analyses.get(d.analysis_id) : undefined;
       let analysis: Record<string, unknown> | null = null;
       if (a) {
-        analysis = { ...(pipeline.present(s, a) as unknown as Record<string, unknown>) };
+        // With the link's mask_fields applied (docs/verification-links.md, "Masked fields").
+        analysis = { ...(maskAnalysis(pipeline.present(s, a), row.mask_fields) as unknown as Record<string, unknown>) };
         // Embedded analyses carry no signed link to the original (the specification).
         delete analysis.file_url;
       }
