@@ -6,6 +6,8 @@ import { describeMail } from './mail/index.ts';
 import { countAccounts } from './db/accounts.ts';
 import { answerClientErrors } from './http/client-errors.ts';
 import { createAccount } from './domain/accounts.ts';
+import { DEFAULT_ACCOUNT_NAME } from './domain/account-name.ts';
+import { recordBaseUrl } from './domain/base-url.ts';
 import { releaseLeasesOfDeadProcesses } from './jobs/recovery.ts';
 import { startWorker } from './jobs/worker.ts';
 import { createLogger } from './logger.ts';
@@ -40,15 +42,20 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // PORT=0 picks a free port: the default base URL (signed URLs, the banner) names the one chosen.
-  if (config.port === 0 && !process.env.COTEJO_BASE_URL) config.baseUrl = `http://localhost:${port}`;
+  if (config.port === 0 && !config.baseUrlConfigured) config.baseUrl = `http://localhost:${port}`;
+  // The CLI builds its links (members invite) from this, not from its own environment.
+  await recordBaseUrl(services.db, config.baseUrl);
 
   // First start on an empty database: make a default account so a newcomer can call the API at once.
   let firstKey: string | undefined;
   let firstLiveKey: string | undefined;
+  let firstAccount: string | undefined;
   if ((await countAccounts(services.db)) === 0) {
     // The instance's operator owns this account: its monthly free tier is usable at once (docs/decisions.md).
-    const created = await createAccount(services.db, services.clock, { name: 'Default account', emailVerified: true });
+    // Named by COTEJO_ACCOUNT_NAME (else "Default account"): the name people see on the hosted page and in emails.
+    const created = await createAccount(services.db, services.clock, { name: config.firstAccountName, emailVerified: true });
     firstKey = created.keys.test;
+    firstAccount = created.account;
     firstLiveKey = created.keys.live;
     logger.info({ account: created.account }, 'created the default account');
   }
@@ -87,7 +94,11 @@ async function main(): Promise<void> {
   let banner = `\nCotejo is running at ${config.baseUrl} (port ${port}, ${db}).\nOpenAPI document: ${config.baseUrl}/openapi.json\nLive mode: ${describeLive(config)}\nEmails: ${describeMail(config)}.\n`;
   if (firstKey) {
     banner +=
-      `\nA default account was created. Its test key (shown once, store it now):\n\n  ${firstKey}\n\n` +
+      `\nAn account named "${config.firstAccountName}" was created (${firstAccount}); people see its name on verification pages and\n` +
+      (config.firstAccountName === DEFAULT_ACCOUNT_NAME
+        ? `in emails. Rename it: npm run -s cotejo -- accounts update --account ${firstAccount} --name "Your company"\n(or name it at the first start: COTEJO_ACCOUNT_NAME="Your company" npm start).\n`
+        : 'in emails.\n') +
+      `Its test key (shown once, store it now):\n\n  ${firstKey}\n\n` +
       `and its live key (reads real documents; 50 free credits a month):\n\n  ${firstLiveKey}\n\n` +
       `Try:  curl -H "Authorization: Bearer ${firstKey}" ${config.baseUrl}/v1/webhook-endpoints\n` +
       'More accounts and keys: npm run -s cotejo -- accounts create --json\n' +
