@@ -57,7 +57,6 @@ async function main(): Promise<void> {
     firstKey = created.keys.test;
     firstAccount = created.account;
     firstLiveKey = created.keys.live;
-    logger.info({ account: created.account }, 'created the default account');
   }
   // With COTEJO_WORKER=false this process serves HTTP only; the processes that run a worker do the background work.
   const worker = config.worker ? startWorker(services) : null;
@@ -89,9 +88,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   const db = services.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
-  logger.info({ port, database: services.database.kind }, 'listening');
   // One write, so whoever reads the output sees the whole banner at once.
-  let banner = `\nCotejo is running at ${config.baseUrl} (port ${port}, ${db}).\nOpenAPI document: ${config.baseUrl}/openapi.json\nLive mode: ${describeLive(config)}\nEmails: ${describeMail(config)}.\n`;
+  let banner = `\nCotejo is running at ${config.baseUrl} (port ${port}, ${db}).\nOpenAPI document: ${config.baseUrl}/openapi.json\nLive mode: ${describeLive(config)}\nEmails: ${describeMail(config)}.\n${services.trustedLists ? `PDF signatures: ${services.trustedLists.describe(services.trustStore.roots.length)}\n` : ''}`;
   if (firstKey) {
     banner +=
       `\nAn account named "${config.firstAccountName}" was created (${firstAccount}); people see its name on verification pages and\n` +
@@ -105,6 +103,9 @@ async function main(): Promise<void> {
       'Lost a key? Stop the server, then: npm run -s cotejo -- accounts list, and keys create --account acct_...\n';
   }
   process.stdout.write(`${banner}\n`);
+  // After the banner: a person reads the banner first (the log lines are for machines).
+  logger.info({ port, database: services.database.kind }, 'listening');
+  if (firstAccount) logger.info({ account: firstAccount }, 'created the first account');
 }
 
 /** What live keys read with, in one line of the banner. */

@@ -61,7 +61,8 @@ export function startServer(env: Record<string, string>): Promise<RunningServer>
       out.push(String(d));
       const text = out.join('');
       const port = /\(port (\d+),/.exec(text)?.[1];
-      if (port && text.includes('OpenAPI document:') && text.endsWith('\n\n')) {
+      // The banner is one write: the chunk that holds its OpenAPI line holds all of it.
+      if (port && String(d).includes('OpenAPI document:')) {
         clearTimeout(timer);
         resolve({ child, out, port: Number(port), baseUrl: `http://127.0.0.1:${port}`, key: /\b(ck_test_[0-9A-Za-z]+)/.exec(text)?.[1] });
       }
