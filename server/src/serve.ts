@@ -14,6 +14,9 @@ import { createLogger } from './logger.ts';
 import { openServices } from './services.ts';
 import { describeStartupError } from './startup-errors.ts';
 
+/** How long a stop waits for the work in progress before it exits anyway (exit code 1). */
+const SHUTDOWN_GRACE_MS = 25_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -21,6 +24,8 @@ async function main(): Promise<void> {
   const say = (message: string) => process.stdout.write(`${message}\n`);
   const services = await openServices(config, systemClock, logger, { onProgress: say });
   const server = http.createServer();
+  const active = new Set<http.ServerResponse>();
+  let stopping = false;
   try {
     // The embedded database is this process's alone: a lease in it belongs to a process that died (kill -9, power loss).
     if (services.database.kind === 'pglite') {
@@ -28,6 +33,14 @@ async function main(): Promise<void> {
       if (freed.jobs + freed.deliveries + freed.idempotencyKeys > 0) logger.info(freed, 'took up the work of a process that stopped without finishing it');
     }
     server.on('request', buildApp(services));
+    // Requests being answered: counted in the line a person sees when stopping the server (Ctrl-C during live
+    // readings), and told to close their connection once answered then (a kept-alive connection would hold the stop
+    // until the grace period ends and the process exits with 1).
+    server.on('request', (_req, res) => {
+      active.add(res);
+      if (stopping && !res.headersSent) res.setHeader('Connection', 'close');
+      res.once('close', () => active.delete(res));
+    });
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 120_000;
     answerClientErrors(server, services.logger);
@@ -65,13 +78,20 @@ async function main(): Promise<void> {
   const trustedLists = services.trustedLists?.start({ fetch: config.worker }) ?? null;
 
   // Signals are handled before the banner is out: whoever waits for the banner may stop the server at once.
-  let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     services.stopping = true; // GET /readyz answers 503 from now on
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 25_000);
+    // Requests in progress (a synchronous live reading takes seconds) and readings that go on after a 202.
+    for (const res of active) if (!res.headersSent) res.setHeader('Connection', 'close');
+    const busy = active.size + services.inflight.size;
+    say(
+      busy > 0
+        ? `\nStopping: finishing the ${busy === 1 ? 'request' : `${busy} requests`} in progress first (live readings included; at most ${SHUTDOWN_GRACE_MS / 1000} s).`
+        : '\nStopping.',
+    );
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async () => {
       // Synchronous analyses that answered 202 finish their reading first (the force timer bounds the wait).
@@ -80,6 +100,7 @@ async function main(): Promise<void> {
       await trustedLists?.stop();
       await services.database.close();
       logger.info('stopped');
+      say('Stopped.');
       process.exit(0);
     });
     server.closeIdleConnections();
