@@ -356,7 +356,7 @@ describe.each(DATABASES)('the dashboard over HTTP (%s)', (kind) => {
     expect((await owner.submit('/dashboard/settings', '/dashboard/settings', { ...form, name: '  Mi Empresa  ' })).status).toBe(303);
     expect((await findAccount(app.services.db, accountId))!.name).toBe('Mi Empresa');
     const renamed = await owner.get('/dashboard/settings');
-    expect(renamed.html).toContain('<p class="brand">Mi Empresa · ');
+    expect(renamed.html).toContain('<p class="brand" title="Mi Empresa">Mi Empresa · ');
     expect(renamed.html).toContain('value="Mi Empresa"');
     // Empty consent text and no checkbox: the default text, no verdict shown.
     await owner.submit('/dashboard/settings', '/dashboard/settings', { link_consent_text: '', default_processing: 'sovereign', review_max_days: '30', review_retention_hours: '24', low_credit_threshold: '2.5' });
