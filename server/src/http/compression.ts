@@ -38,9 +38,9 @@ export function compressible(contentType: unknown): boolean {
 
 /**
  * The coding to send for this Accept-Encoding, or null for none (RFC 9110, 12.5.3): the acceptable coding with the
- * highest q, br on a tie; `*` stands for a coding not named; q=0 refuses one.
+ * highest q, br on a tie; `*` stands for a coding not named; q=0 refuses one. `offered`: the codings to choose from.
  */
-export function negotiate(acceptEncoding: string | string[] | undefined): Coding | null {
+export function negotiate(acceptEncoding: string | string[] | undefined, offered: readonly Coding[] = ['br', 'gzip']): Coding | null {
   if (acceptEncoding === undefined) return null;
   const text = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
   if (text === '') return null;
@@ -57,8 +57,8 @@ export function negotiate(acceptEncoding: string | string[] | undefined): Coding
     }
     q[key] = Math.max(q[key] ?? 0, weight);
   }
-  const br = q.br ?? q['*'] ?? 0;
-  const gzip = q.gzip ?? q['*'] ?? 0;
+  const br = offered.includes('br') ? (q.br ?? q['*'] ?? 0) : 0;
+  const gzip = offered.includes('gzip') ? (q.gzip ?? q['*'] ?? 0) : 0;
   if (br <= 0 && gzip <= 0) return null;
   return br >= gzip ? 'br' : 'gzip';
 }
@@ -142,19 +142,13 @@ export class Precompressed {
     const ready = this.made.get(coding);
     if (ready) return this.encoded(coding, ready);
     const wanted = this.make(coding);
-    if (coding === 'br' && negotiate(withoutBr(acceptEncoding)) === 'gzip') {
+    if (coding === 'br' && negotiate(acceptEncoding, ['gzip']) === 'gzip') {
       const gzip = this.made.get('gzip');
       if (gzip) return this.encoded('gzip', gzip);
       return this.make('gzip').then((body) => this.encoded('gzip', body), () => ({ coding: null, body: this.identity }));
     }
     return wanted.then((body) => this.encoded(coding, body), () => ({ coding: null, body: this.identity }));
   }
-}
-
-/** Accept-Encoding without br (what else the client takes). */
-function withoutBr(acceptEncoding: string | string[] | undefined): string {
-  const text = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : (acceptEncoding ?? '');
-  return `${text},br;q=0`;
 }
 
 /**
