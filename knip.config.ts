@@ -30,6 +30,8 @@ export default {
         'hooks',
         // test/support/s3rver.ts loads it with createRequire (it ships no types).
         's3rver',
+        // scripts/mock.ts (`npm run mock`) runs its binary, node_modules/.bin/prism, by path.
+        '@stoplight/prism-cli',
       ],
       // Optional system tools, used when present: util-linux's `unshare` (test/unit/local/ocr.test.ts), the
       // PostgreSQL client programs (bench/) and libheif's `heif-enc` (bench/image-reader.ts).

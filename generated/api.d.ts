@@ -2666,6 +2666,8 @@ export interface components {
         TestEventData: {
             /** @enum {string} */
             object: "test";
+            /** @description The endpoint the test was sent to (from the dashboard's Webhooks page). */
+            endpoint_id: components["schemas"]["WebhookEndpointId"];
             message: string;
         };
         /** @description Sent once from the dashboard, signed. */

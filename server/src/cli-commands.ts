@@ -5,6 +5,8 @@ import { loadConfig, type Config } from './config.ts';
 import { findAccount, listAccounts, listApiKeys, revokeApiKey, updateAccount } from './db/accounts.ts';
 import { listAuditRecords } from './db/reviews.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { ACCOUNT_NAME_MAX, accountName } from './domain/account-name.ts';
+import { servedBaseUrl } from './domain/base-url.ts';
 import { addCredits, createAccount, describeKey, issueKey, type KeyKind, type Mode } from './domain/accounts.ts';
 import { callbackSecretOf } from './domain/links/service.ts';
 import { invite, TeamError } from './web/dashboard/members.ts';
@@ -20,12 +22,14 @@ Commands:
   accounts list [--json]
       Every account (oldest first: the first is the default account the first start made) and its active keys.
   accounts create [--name NAME] [--email EMAIL] [--json]
-      Creates an account with four keys (test, live, and their publishable twins) and prints them once.
-  accounts update --account acct_... [--email EMAIL] [--email-verified true|false] [--rate-limit N]
+      Creates an account (named "Default account" without --name) with four keys (test, live, and their publishable twins) and prints them once.
+  accounts update --account acct_... [--name NAME] [--email EMAIL] [--email-verified true|false] [--rate-limit N]
                   [--monthly-credit-cap CREDITS|none] [--low-credit-threshold CREDITS]
                   [--processing sovereign|standard] [--live-concurrency N] [--live-pages-per-minute N]
                   [--review-max-days N] [--review-retention-hours N] [--face-verification true|false]
                   [--link-consent-text TEXT|none] [--link-show-result true|false]
+      At least one setting. --name: what people see on the hosted verification page, in emails and in the dashboard
+      (at most 100 characters).
       Live-mode spend settings: the monthly cap (402 monthly_cap_reached past it) and the credits.low threshold.
       --processing: the profile of analyses that do not ask for one (default sovereign).
       Live-mode limits, shared by every server process: synchronous analyses at once (default 5, 1 to 1000;
@@ -44,12 +48,14 @@ Commands:
       and the state before and after. Kept when the analysis itself is deleted.
   members invite --account acct_... --email EMAIL --role owner|admin|member [--name NAME] [--json]
       Invites someone to the account's dashboard (/dashboard) and prints the invitation URL (valid 7 days, shown
-      once): whoever opens it chooses a name and password there. The first owner is made this way; no password is
+      once): whoever opens it chooses a name and password there. The URL is on the base URL the server recorded
+      at its last start (COTEJO_BASE_URL, or http://localhost:PORT), not on this command's environment. The first owner is made this way; no password is
       ever given on a command line (docs/dashboard.md).
   members list --account acct_... [--json]
       The account's dashboard members: id, role, email, name.
   keys create --account acct_... [--mode test|live] [--kind secret|publishable] [--name NAME] [--json]
   keys list --account acct_... [--json]
+      Every key of the account: id, kind, mode, the first characters, active or revoked, and its name.
   keys revoke key_...
   credits add --account acct_... --amount CREDITS [--reason TEXT]
   outbox list [--limit N] [--json]
@@ -79,6 +85,13 @@ function integerIn(text: string, min: number, max: number, message: string): num
   const n = Number(text);
   if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) throw new InputError(message);
   return n;
+}
+
+/** An account name as stored (domain/account-name.ts), or an input error. */
+function nameOf(raw: string): string {
+  const name = accountName(raw);
+  if (name === null) throw new InputError(`--name must be 1 to ${ACCOUNT_NAME_MAX} characters, without control characters`);
+  return name;
 }
 
 function need(value: string | undefined, what: string): string {
@@ -154,7 +167,7 @@ async function run(argv: string[]): Promise<void> {
         break;
       }
       case 'accounts create': {
-        const created = await createAccount(services.db, services.clock, { name: values.name, email: values.email ?? null });
+        const created = await createAccount(services.db, services.clock, { name: values.name !== undefined ? nameOf(values.name) : undefined, email: values.email ?? null });
         out(
           { account: created.account, keys: created.keys },
           `Account ${created.account}\n  test:             ${created.keys.test}\n  live:             ${created.keys.live}\n` +
@@ -166,6 +179,7 @@ async function run(argv: string[]): Promise<void> {
       case 'accounts update': {
         const id = await accountOf();
         const patch: Parameters<typeof updateAccount>[2] = {};
+        if (values.name !== undefined) patch.name = nameOf(values.name);
         if (values.email !== undefined) patch.email = values.email;
         if (values['email-verified'] !== undefined) patch.email_verified = values['email-verified'] === 'true';
         if (values['rate-limit'] !== undefined) {
@@ -212,8 +226,11 @@ async function run(argv: string[]): Promise<void> {
           if (v !== 'true' && v !== 'false') throw new InputError('--link-show-result must be true or false');
           patch.link_show_result = v === 'true';
         }
+        if (Object.keys(patch).length === 0) {
+          throw new UsageError('accounts update needs at least one setting to change, such as --name "Mi Empresa" (every option is listed below)');
+        }
         await updateAccount(services.db, id, patch);
-        out({ account: id, updated: Object.keys(patch) }, `Updated ${id}: ${Object.keys(patch).join(', ') || 'nothing'}`);
+        out({ account: id, updated: Object.keys(patch) }, `Updated ${id}: ${Object.keys(patch).join(', ')}`);
         break;
       }
       case 'accounts callback-secret': {
@@ -237,7 +254,13 @@ async function run(argv: string[]): Promise<void> {
       case 'keys list': {
         const id = await accountOf();
         const keys = (await listApiKeys(services.db, id)).map(describeKey);
-        out({ account: id, keys }, keys.map((k) => `${k.id}  ${k.kind}  ${k.mode}  ${k.prefix}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`).join('\n'));
+        // The name last: it is free text, of any length.
+        out(
+          { account: id, keys },
+          keys.length === 0
+            ? `No keys in ${id}.`
+            : keys.map((k) => `${k.id}  ${String(k.kind).padEnd(11)}  ${k.mode}  ${k.prefix}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}${k.name ? `  ${k.name}` : ''}`).join('\n'),
+        );
         break;
       }
       case 'keys revoke': {
@@ -273,9 +296,11 @@ async function run(argv: string[]): Promise<void> {
         const id = await accountOf();
         const email = need(values.email, '--email EMAIL');
         const role = need(values.role, '--role owner|admin|member');
+        // The URL the server serves, as it recorded it at its last start (not this command's environment).
+        const base = await servedBaseUrl(services.db, config);
         let inv;
         try {
-          inv = await invite({ ...services, baseUrl: config.baseUrl }, id, null, { email, role, name: values.name ?? null });
+          inv = await invite({ ...services, baseUrl: base.url }, id, null, { email, role, name: values.name ?? null });
         } catch (err) {
           if (!(err instanceof TeamError)) throw err;
           throw new InputError(
@@ -286,6 +311,7 @@ async function run(argv: string[]): Promise<void> {
           { account: id, email: inv.email, role: inv.role, url: inv.url, expires_at: inv.expires_at.toISOString() },
           `${inv.url}\n(invitation of ${inv.email} as ${inv.role} to ${id}; shown once, valid until ${inv.expires_at.toISOString()})`,
         );
+        if (base.note) process.stderr.write(`cotejo: note: ${base.note}\n`);
         break;
       }
       case 'members list': {

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { ACCOUNT_NAME_MAX, accountName, DEFAULT_ACCOUNT_NAME } from './domain/account-name.ts';
 import { parseMailbox, type Mailbox } from './mail/address.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -11,6 +12,10 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   baseUrl: string;
+  /** True when COTEJO_BASE_URL set `baseUrl`; false when it is the default, http://localhost:PORT. */
+  baseUrlConfigured: boolean;
+  /** COTEJO_ACCOUNT_NAME: the name of the account the first start makes on an empty database. */
+  firstAccountName: string;
   allowPrivateUrls: boolean;
   logLevel: LogLevel;
   /** Secret used to sign file and export URLs; generated and stored in the database when not given. */
@@ -233,14 +238,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   let baseUrl = `http://localhost:${port}`;
-  if (env.COTEJO_BASE_URL !== undefined && env.COTEJO_BASE_URL !== '') {
+  const baseUrlConfigured = env.COTEJO_BASE_URL !== undefined && env.COTEJO_BASE_URL !== '';
+  if (baseUrlConfigured) {
     try {
-      const u = new URL(env.COTEJO_BASE_URL);
+      const u = new URL(env.COTEJO_BASE_URL!);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
       baseUrl = u.toString().replace(/\/+$/, '');
     } catch {
       problems.push(`COTEJO_BASE_URL must be an http(s) URL (got "${env.COTEJO_BASE_URL}")`);
     }
+  }
+
+  let firstAccountName = DEFAULT_ACCOUNT_NAME;
+  if (env.COTEJO_ACCOUNT_NAME !== undefined && env.COTEJO_ACCOUNT_NAME.trim() !== '') {
+    const name = accountName(env.COTEJO_ACCOUNT_NAME);
+    if (name === null) problems.push(`COTEJO_ACCOUNT_NAME must be at most ${ACCOUNT_NAME_MAX} characters, without control characters`);
+    else firstAccountName = name;
   }
 
   const allowPrivateUrls = parseBool('COTEJO_ALLOW_PRIVATE_URLS', env.COTEJO_ALLOW_PRIVATE_URLS, problems);
@@ -317,7 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const worker = env.COTEJO_WORKER === undefined || env.COTEJO_WORKER === '' ? true : parseBool('COTEJO_WORKER', env.COTEJO_WORKER, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, trustedListsUrl, trustedListsTerritories, trustedListsRefreshMs, revocationCheck, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker };
+  return { port, host, dataDir, databaseUrl, baseUrl, baseUrlConfigured, firstAccountName, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, trustedListsUrl, trustedListsTerritories, trustedListsRefreshMs, revocationCheck, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker };
 }
 
 export const DEFAULT_TRUSTED_LISTS_URL = 'https://ec.europa.eu/tools/lotl/eu-lotl.xml';

@@ -345,6 +345,19 @@ describe.each(DATABASES)('the dashboard over HTTP (%s)', (kind) => {
     const page = await owner.get('/dashboard/settings?done=saved');
     expect(page.html).toContain('Settings saved.');
     expect(page.html).toContain('We keep your documents 30 days.');
+    // The account's name: renamed here, shown at once in the console header; an empty or too long one is refused.
+    const form = { default_processing: 'standard', review_max_days: '14', review_retention_hours: '0', low_credit_threshold: '2.5', link_show_result: 'on', link_consent_text: 'We keep your documents 30 days.' };
+    expect(page.html).toMatch(/<input id="account-name" name="name" type="text" maxlength="100" required [^>]*value="[^"]+"/);
+    for (const name of ['', ' ', 'x'.repeat(101)]) {
+      const refused = await owner.submit('/dashboard/settings', '/dashboard/settings', { ...form, name });
+      expect(refused.status).toBe(422);
+      expect(refused.html).toContain('The name must be 1 to 100 characters.');
+    }
+    expect((await owner.submit('/dashboard/settings', '/dashboard/settings', { ...form, name: '  Mi Empresa  ' })).status).toBe(303);
+    expect((await findAccount(app.services.db, accountId))!.name).toBe('Mi Empresa');
+    const renamed = await owner.get('/dashboard/settings');
+    expect(renamed.html).toContain('<p class="brand" title="Mi Empresa">Mi Empresa · ');
+    expect(renamed.html).toContain('value="Mi Empresa"');
     // Empty consent text and no checkbox: the default text, no verdict shown.
     await owner.submit('/dashboard/settings', '/dashboard/settings', { link_consent_text: '', default_processing: 'sovereign', review_max_days: '30', review_retention_hours: '24', low_credit_threshold: '2.5' });
     expect(await findAccount(app.services.db, accountId)).toMatchObject({ link_consent_text: null, link_show_result: false, default_processing: 'sovereign' });

@@ -2,7 +2,10 @@
 // status answers its own example (it once answered one 422 body about the type 'es_dnii' for every status, 401 and
 // 404 included) and each list its own `url` (it once said `"url": "string"`). test/unit/openapi-examples.test.ts
 // checks the examples in the document; this checks that Prism really answers them.
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/free-port.ts';
 import { startPrism, type RunningPrism } from '../support/prism.ts';
 import { isList, mediaExamples, pathExample, readDocument, responses, specErrors, strings, type Response } from '../support/examples.ts';
 
@@ -99,5 +102,42 @@ describe('the mock (npm run mock)', () => {
       expect(res.body.data.length, r.path).toBeGreaterThan(0);
       expect(strings(res.body).filter(([at, s]) => s === 'string' && !at.endsWith('.type')), r.path).toEqual([]);
     }
+  });
+});
+
+describe('npm run mock -- --port N', () => {
+  it('listens on that port alone (the script once hard-coded --port 4010 and Prism crashed on two ports)', async () => {
+    const port = await freePort();
+    // npm and the script under it in their own process group, stopped together.
+    const npm = spawn('npm', ['run', 'mock', '--', '--port', String(port)], { cwd: path.resolve(import.meta.dirname, '../..'), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((resolve) => npm.once('exit', resolve));
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no Prism on ${port}:\n${out}`)), 60_000);
+        const onData = (d: Buffer) => {
+          out += String(d);
+          if (out.includes(`Prism is listening on http://127.0.0.1:${port}`)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        npm.stdout.on('data', onData);
+        npm.stderr.on('data', onData);
+        npm.once('exit', (code) => reject(new Error(`npm run mock exited (${code}):\n${out}`)));
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/v1/analyses/an_01JPB2M4N6P8Q0R2S4T6V8W0X2`, { headers: { Authorization: 'Bearer ck_test_mock' } });
+      expect(res.status).toBe(200);
+      expect((await res.json()).object).toBe('analysis');
+    } finally {
+      process.kill(-npm.pid!, 'SIGTERM');
+      await exited;
+    }
+  }, 90_000);
+
+  it('refuses a port that is not one, before starting Prism', () => {
+    const r = spawnSync(process.execPath, ['scripts/mock.ts', '--port', 'eighty'], { cwd: path.resolve(import.meta.dirname, '../..'), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('npm run mock: --port must be an integer from 1 to 65535 (got "eighty")\n');
   });
 });

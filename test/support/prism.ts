@@ -13,12 +13,8 @@ export interface RunningPrism {
 
 export async function startPrism(): Promise<RunningPrism> {
   const port = await freePort();
-  // The arguments of `npm run mock`, on a free port.
-  const prism = spawn(path.join(ROOT, 'node_modules/.bin/prism'), ['mock', 'generated/openapi.json', '--host', '127.0.0.1', '--port', String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, SCARF_ANALYTICS: 'false' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // What `npm run mock -- --port <port>` runs (scripts/mock.ts passes SIGTERM on to Prism).
+  const prism = spawn(process.execPath, ['scripts/mock.ts', '--port', String(port)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = async () => {
     if (prism.exitCode !== null || prism.signalCode !== null) return;
     const exited = new Promise((resolve) => prism.once('exit', resolve));

@@ -9,6 +9,15 @@ describe('loadConfig', () => {
     expect(c.dataDir).toBe(path.resolve('.cotejo'));
   });
 
+  it('COTEJO_ACCOUNT_NAME names the first account (trimmed; too long or with control characters refused); COTEJO_BASE_URL is marked as set', () => {
+    expect(loadConfig({})).toMatchObject({ firstAccountName: 'Default account', baseUrlConfigured: false });
+    expect(loadConfig({ COTEJO_ACCOUNT_NAME: '  Mi   Empresa S.L. ', COTEJO_BASE_URL: 'https://a.example' })).toMatchObject({ firstAccountName: 'Mi Empresa S.L.', baseUrlConfigured: true });
+    expect(loadConfig({ COTEJO_ACCOUNT_NAME: '   ' }).firstAccountName).toBe('Default account');
+    for (const bad of ['x'.repeat(101), 'a\u0000b']) {
+      expect(() => loadConfig({ COTEJO_ACCOUNT_NAME: bad })).toThrow('COTEJO_ACCOUNT_NAME must be at most 100 characters, without control characters');
+    }
+  });
+
   it('reads every variable', () => {
     const c = loadConfig({
       PORT: '9000',

@@ -744,6 +744,12 @@ export type Batch = {
 };
 
 /**
+ * @description Webhook endpoint id (`we_` + ULID).
+ * @example we_01JPB3ZC4D6F8G1H3J5K7M9N2P
+ */
+export type WebhookEndpointId = string;
+
+/**
  * @description Verification link id (`vl_` + ULID).
  * @example vl_01JPB6A1B3C5D7E9F2G4H6J8K0
  */
@@ -1166,6 +1172,8 @@ export type VerificationLinkExpiredEvent = {
 export type TestEventData = {
     /** @enum {string} */
     object: "test";
+    /** @description The endpoint the test was sent to (from the dashboard's Webhooks page). */
+    endpoint_id: WebhookEndpointId;
     message: string;
 };
 

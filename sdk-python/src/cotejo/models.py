@@ -1017,6 +1017,8 @@ class TestEvent(TypedDict):
 class TestEventData(TypedDict):
     """`data` of the `test` event."""
     object: Literal["test"]
+    #: The endpoint the test was sent to (from the dashboard's Webhooks page).
+    endpoint_id: WebhookEndpointId
     message: str
 
 

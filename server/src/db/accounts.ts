@@ -47,6 +47,8 @@ export async function updateAccount(
   id: string,
   patch: Partial<Pick<AccountRow, 'email' | 'email_verified' | 'rate_limit_per_second' | 'name' | 'monthly_credit_cap_milli' | 'low_credit_threshold_milli' | 'default_processing' | 'live_concurrency_limit' | 'live_pages_per_minute' | 'review_max_days' | 'review_retention_hours_after_decision' | 'face_verification_enabled' | 'link_consent_text' | 'link_show_result'>>,
 ): Promise<boolean> {
+  // An UPDATE with no SET is not SQL: nothing to change is a no-op (callers say so to the person who asked).
+  if (Object.keys(patch).length === 0) return (await findAccount(db, id)) !== undefined;
   const r = await db.updateTable('accounts').set(patch).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }

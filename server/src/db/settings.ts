@@ -9,3 +9,14 @@ export async function getOrCreateSetting(db: Conn, name: string, make: () => str
   const row = await db.selectFrom('server_settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return row.value;
 }
+
+/** The stored value of a setting, or undefined. */
+export async function getSetting(db: Conn, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('server_settings').select('value').where('name', '=', name).executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores `value` under `name`, replacing what was there. */
+export async function putSetting(db: Conn, name: string, value: string): Promise<void> {
+  await db.insertInto('server_settings').values({ name, value }).onConflict((oc) => oc.column('name').doUpdateSet({ value })).execute();
+}

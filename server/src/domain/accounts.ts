@@ -5,6 +5,7 @@ import * as accounts from '../db/accounts.ts';
 import { clearLowCreditNotified, insertLedgerEntry, ledgerBalanceMilli } from '../db/credits.ts';
 import type { ApiKeyRow, DB } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { DEFAULT_ACCOUNT_NAME } from './account-name.ts';
 
 export type KeyKind = 'secret' | 'publishable';
 export type Mode = 'test' | 'live';
@@ -79,7 +80,7 @@ export async function createAccount(
     const id = newId('account', clock.now().getTime());
     await accounts.insertAccount(trx, {
       id,
-      name: opts.name ?? 'Default account',
+      name: opts.name ?? DEFAULT_ACCOUNT_NAME,
       email: opts.email ?? null,
       created_at: clock.now(),
       ...(opts.rateLimitPerSecond !== undefined ? { rate_limit_per_second: opts.rateLimitPerSecond } : {}),

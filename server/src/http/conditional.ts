@@ -1,14 +1,11 @@
-import crypto from 'node:crypto';
+import { baseEtag, Precompressed } from './compression.ts';
 import type { HandlerResult, RequestContext } from './context.ts';
 
-interface Rendered {
-  raw: Buffer;
-  etag: string;
-}
+/** The body, its strong ETag (a hash of its bytes), and its br and gzip codings once asked for (http/compression.ts). */
+type Rendered = Precompressed;
 
 function render(body: unknown): Rendered {
-  const raw = Buffer.from(JSON.stringify(body));
-  return { raw, etag: `"${crypto.createHash('sha256').update(raw).digest('base64url').slice(0, 32)}"` };
+  return new Precompressed(Buffer.from(JSON.stringify(body)));
 }
 
 /**
@@ -30,13 +27,13 @@ export function memoizedJson(ctx: RequestContext, key: string, build: () => unkn
   if (hit) memo.delete(key);
   else {
     hit = render(build());
-    memoBytes += hit.raw.length;
+    memoBytes += hit.identity.length;
   }
   memo.set(key, hit);
   for (const [oldest, r] of memo) {
     if (memoBytes <= MEMO_BYTES || oldest === key) break;
     memo.delete(oldest);
-    memoBytes -= r.raw.length;
+    memoBytes -= r.identity.length;
   }
   return { ...conditional(ctx.headers['if-none-match'], hit, cacheControl), memoKey: key };
 }
@@ -47,9 +44,13 @@ export function memoizedResponse(key: string, ifNoneMatch: string | string[] | u
   return hit ? conditional(ifNoneMatch, hit, cacheControl) : undefined;
 }
 
-function conditional(ifNoneMatch: string | string[] | undefined, { raw, etag }: Rendered, cacheControl: string): HandlerResult {
-  const headers = { 'Cache-Control': cacheControl, ETag: etag };
-  const tags = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : (ifNoneMatch ?? '')).split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (tags.includes(etag) || tags.includes('*')) return { status: 304, headers, raw: new Uint8Array(0) };
-  return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, raw };
+/**
+ * 200 with the body, or 304 when If-None-Match names it (whatever coding the client's copy has: `"<hash>-br"` names
+ * the same body). The sender picks the coding from `precompressed` (http/compression.ts) and adjusts ETag to it.
+ */
+function conditional(ifNoneMatch: string | string[] | undefined, rendered: Rendered, cacheControl: string): HandlerResult {
+  const headers = { 'Cache-Control': cacheControl, ETag: rendered.etag };
+  const tags = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : (ifNoneMatch ?? '')).split(',').map((t) => baseEtag(t.trim()));
+  if (tags.includes(rendered.etag) || tags.includes('*')) return { status: 304, headers, raw: new Uint8Array(0), precompressed: rendered };
+  return { status: 200, headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' }, raw: rendered.identity, precompressed: rendered };
 }

@@ -11,6 +11,7 @@ import type { RevocationFetcher } from '../domain/trust/revocation-fetcher.ts';
 import type { TrustedLists } from '../domain/trust/trusted-list-refresh.ts';
 import type { TrustStore } from '../validators/pdf-signature/index.ts';
 import type { ParsedBody } from './body.ts';
+import type { Precompressed } from './compression.ts';
 import type { Metrics } from './metrics.ts';
 
 /** What handlers and domain code get: no Express in sight. */
@@ -72,6 +73,8 @@ export interface HandlerResult {
   headers?: Record<string, string>;
   /** Set by memoizedJson: the response depends only on this key (and If-None-Match) for the life of the process. */
   memoKey?: string;
+  /** Set by memoizedJson: `raw`, with its br and gzip codings made once (http/compression.ts). */
+  precompressed?: Precompressed;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<HandlerResult>;

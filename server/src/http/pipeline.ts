@@ -7,6 +7,7 @@ import { hasBody, mediaTypeOf, readJsonBody, readMultipartBody, uploadsDir, type
 import type { Handler, RequestContext, Services } from './context.ts';
 import { ApiError, toErrorResponse } from './errors.ts';
 import { assertCleanRequest } from './clean-strings.ts';
+import { encodeMemoized } from './compression.ts';
 import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
 import type { PublicFastPath } from './public-fast-path.ts';
 import { addressBucket, type RateLimiter } from './rate-limit.ts';
@@ -208,7 +209,11 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
       if (fast && info.isPublic && req.method === 'GET' && result.memoKey && (result.status === 200 || result.status === 304)) {
         fast.remember(req.originalUrl, result.memoKey, result.headers?.['Cache-Control'] ?? '', ctx.operationId);
       }
-      if (result.raw) send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, result.raw);
+      if (result.precompressed) {
+        // A memoized answer: its br or gzip coding is made once (http/compression.ts), not at every request.
+        const { headers, body } = await encodeMemoized({ ...result, precompressed: result.precompressed }, req.headers['accept-encoding']);
+        send(res, result.status, { ...rateHeaders, ...headers }, body);
+      } else if (result.raw) send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, result.raw);
       else send(res, result.status, { ...rateHeaders, ...(result.headers ?? {}) }, JSON.stringify(result.body ?? {}), 'application/json; charset=utf-8');
     } catch (err) {
       await releaseBody();

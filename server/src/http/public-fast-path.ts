@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from './context.ts';
+import { encodeMemoized } from './compression.ts';
 import { memoizedResponse } from './conditional.ts';
 import { clientAddress, type TrustFn } from './client-address.ts';
 import { addressBucket, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
@@ -56,35 +57,39 @@ export class PublicFastPath {
     const known = this.urls.get(req.url);
     if (!known) return false;
     const result = memoizedResponse(known.key, req.headers['if-none-match'], known.cacheControl);
-    if (!result) return false;
+    if (!result?.precompressed) return false;
+    // In the coding the client takes, made once per body (http/compression.ts): at once after the first requests.
+    const encoded = encodeMemoized({ ...result, precompressed: result.precompressed }, req.headers['accept-encoding']);
     const decision = this.limiter.hit(`public:${addressBucket(clientAddress(req, this.trust))}`, this.services.config.publicRateLimitPerSecond);
-    if (decision instanceof Promise) return decision.then((d) => this.answer(req, res, result, d));
-    return this.answer(req, res, result, decision);
+    if (decision instanceof Promise || encoded instanceof Promise) {
+      return Promise.all([decision, encoded]).then(([d, e]) => this.answer(req, res, result.status, e, d));
+    }
+    return this.answer(req, res, result.status, encoded, decision);
   }
 
-  private answer(req: IncomingMessage, res: ServerResponse, result: NonNullable<ReturnType<typeof memoizedResponse>>, decision: RateLimitDecision): boolean {
+  private answer(req: IncomingMessage, res: ServerResponse, status: number, result: Awaited<ReturnType<typeof encodeMemoized>>, decision: RateLimitDecision): boolean {
     // Over the limit: the pipeline answers the 429 (the memory store does not count a refused hit, and the database
     // store remembers the bucket refused for the rest of the second: either way the pipeline's hit costs nothing more).
     if (!decision.allowed || req.url === undefined) return false;
     const requestId = this.newRequestId();
     const started = process.hrtime.bigint();
     // One writeHead with every header (the order the pipeline sets them in), rather than a setHeader call each.
-    res.writeHead(result.status, {
+    res.writeHead(status, {
       'X-Request-Id': requestId,
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Expose-Headers': EXPOSED,
       ...decision.headers,
       ...result.headers,
-      ...(result.status === 304 ? {} : { 'Content-Length': String(result.raw!.length) }),
+      ...(status === 304 ? {} : { 'Content-Length': String(result.body.length) }),
     });
-    res.end(result.raw);
+    res.end(result.body);
     served++;
     // Counted like the pipeline's answers (http/metrics.ts), under the operation that first answered this URL.
-    this.services.metrics?.request(this.urls.get(req.url)?.operationId ?? 'v1_unmatched', 'GET', result.status, Number(process.hrtime.bigint() - started) / 1e9);
+    this.services.metrics?.request(this.urls.get(req.url)?.operationId ?? 'v1_unmatched', 'GET', status, Number(process.hrtime.bigint() - started) / 1e9);
     const logger = this.services.logger;
     if (logger.isLevelEnabled('info')) {
       const path = req.url.split('?')[0];
-      logger.info({ request_id: requestId, method: req.method, path, status: result.status, ms: Number(process.hrtime.bigint() - started) / 1e6, key_id: undefined }, 'request');
+      logger.info({ request_id: requestId, method: req.method, path, status, ms: Number(process.hrtime.bigint() - started) / 1e6, key_id: undefined }, 'request');
     }
     // The request has no body to read (a GET); whatever was sent is drained by Node.
     return true;

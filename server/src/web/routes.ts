@@ -17,6 +17,7 @@ import { isLanguage, type Language } from '../catalogue/index.ts';
 import * as links from '../domain/links/page.ts';
 import { ConsentRequired, LinkUnavailable, type PageView } from '../domain/links/page.ts';
 import { mediaTypeOf, readMultipartBody, uploadsDir, type ParsedBody } from '../http/body.ts';
+import { sendPrecompressed } from '../http/compression.ts';
 import type { Services } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
 import { ASSETS } from './assets.ts';
@@ -138,12 +139,10 @@ export function mountHosted(app: Express, services: Services, pages: LinkPages =
     next();
   });
 
-  router.get('/assets/:name', (req, res) => {
+  router.get('/assets/:name', (req, res, next) => {
     const asset = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
     if (!asset) return sendHtml(res, 404, renderNotFound(preferredLanguage(req.headers['accept-language'])));
-    res.setHeader('Cache-Control', 'public, max-age=86400');
-    res.setHeader('Content-Type', asset.type);
-    res.end(asset.body);
+    sendPrecompressed(req, res, asset.compressed, { 'Cache-Control': 'public, max-age=86400', 'Content-Type': asset.type }).catch(next);
   });
 
   /** The view for a token, or null (unknown, or not a token at all). */

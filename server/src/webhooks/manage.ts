@@ -28,7 +28,7 @@ export async function setEndpointStatus(db: Kysely<DB>, accountId: string, id: s
 /** Queues one `test` event to this endpoint only (whatever it subscribes to), due now. Returns the delivery's id. */
 export async function queueTestEvent(db: Kysely<DB>, clock: Clock, endpoint: WebhookEndpointRow): Promise<string> {
   const now = clock.now();
-  const payload = { type: 'test', created_at: now.toISOString(), data: { endpoint_id: endpoint.id, message: 'Test event sent from the Cotejo dashboard.' } };
+  const payload = { type: 'test', created_at: now.toISOString(), data: { object: 'test', endpoint_id: endpoint.id, message: 'Test event sent from the Cotejo dashboard.' } };
   const row = newDelivery(now, { account_id: endpoint.account_id, livemode: endpoint.livemode, endpoint_id: endpoint.id, event_id: newId('event', now.getTime()), event_type: 'test', payload: JSON.stringify(payload) });
   await repo.insertDeliveries(db, [row]);
   return row.id;

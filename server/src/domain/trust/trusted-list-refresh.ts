@@ -273,6 +273,23 @@ export class TrustedLists {
     return this.set;
   }
 
+  /**
+   * What PDF signature trust is configured, in one plain sentence for the start's banner: the roots of
+   * COTEJO_TRUST_DIR (`roots` of them) and the EU trusted lists in use.
+   */
+  describe(roots: number): string {
+    const { lotl, lists } = this.set;
+    const dir = this.deps.config.trustDir;
+    const own = roots > 0 ? `${roots === 1 ? 'the root certificate' : `one of the ${roots} root certificates`} in ${dir}` : null;
+    const every = this.deps.config.trustedListsRefreshMs;
+    const eu = lotl
+      ? `the EU trusted lists (${lists.size} national list${lists.size === 1 ? '' : 's'}${this.refreshes && every !== null ? `, fetched again every ${formatInterval(every)}` : ''})`
+      : null;
+    if (own && eu) return `a signer is trusted when its certificate chains to ${eu} or to ${own}.`;
+    if (eu || own) return `a signer is trusted when its certificate chains to ${eu ?? own}.`;
+    return 'no trust anchors are configured, so every signer is reported as untrusted (COTEJO_TRUST_DIR, COTEJO_TRUSTED_LISTS_DIR: docs/pdf-signatures.md).';
+  }
+
   /** Whether this process may refresh: an interval is set and there is a pinned LOTL signer to verify with. */
   get refreshes(): boolean {
     return this.deps.config.trustedListsRefreshMs !== null && this.pins.length > 0;
@@ -316,7 +333,8 @@ export class TrustedLists {
     }
     if (config.trustedListsRefreshMs === null) logger.info('trusted lists: refresh is off (COTEJO_TRUSTED_LISTS_REFRESH=off)');
     else if (this.pins.length === 0) {
-      logger.info('trusted lists: refresh is off: no pinned LOTL signer certificate (COTEJO_TRUSTED_LISTS_DIR/lotl-signers/), so nothing fetched could be verified');
+      // The default (nothing configured): the start's banner says what PDF signature trust there is, for people.
+      logger.debug('trusted lists: refresh is off: no pinned LOTL signer certificate (COTEJO_TRUSTED_LISTS_DIR/lotl-signers/), so nothing fetched could be verified');
     }
   }
 
@@ -569,4 +587,11 @@ function rowOf(h: HeldList): TrustedListRow {
     source_url: h.url ?? '',
     fetched_at: h.fetchedAt!,
   };
+}
+
+/** 86400000 -> "24 h", 1800000 -> "30 min". */
+function formatInterval(ms: number): string {
+  if (ms % 86_400_000 === 0 && ms >= 2 * 86_400_000) return `${ms / 86_400_000} days`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  return `${Math.round(ms / 60_000)} min`;
 }

@@ -85,7 +85,7 @@ export function renderShell(s: Shell, section: SectionId | null, title: string, 
 <body>
 <a class="skip" href="#main">${esc(t(L, 'app.skip'))}</a>
 <header class="top">
-<p class="brand">${esc(s.accountName)} · ${esc(t(L, 'app.name'))}</p>
+<p class="brand" title="${esc(s.accountName)}">${esc(s.accountName)} · ${esc(t(L, 'app.name'))}</p>
 <form method="post" action="/dashboard/mode">${csrfField(s.csrf)}${back}
 <span class="mode mode-${s.livemode ? 'live' : 'test'}">${esc(t(L, s.livemode ? 'mode.live' : 'mode.test'))}</span>
 <input type="hidden" name="mode" value="${s.livemode ? 'test' : 'live'}">
@@ -96,7 +96,7 @@ export function renderShell(s: Shell, section: SectionId | null, title: string, 
 <select id="lang" name="language">${langs}</select>
 <button class="button secondary small" type="submit">${esc(t(L, 'lang.apply'))}</button>
 </form>
-<p class="who">${esc(t(L, 'account.signed_in', { name: s.member.name, role: t(L, `role.${s.member.role}`) }))}</p>
+<p class="who" title="${esc(s.member.name)}">${esc(t(L, 'account.signed_in', { name: s.member.name, role: t(L, `role.${s.member.role}`) }))}</p>
 <form method="post" action="/dashboard/sign-out">${csrfField(s.csrf)}
 <button class="button secondary small" type="submit">${esc(t(L, 'signout'))}</button>
 </form>

@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { findAccount } from '../../db/accounts.ts';
+import { sendPrecompressed } from '../../http/compression.ts';
 import type { Services } from '../../http/context.ts';
 import { preferredLanguage } from '../routes.ts';
 import { DASHBOARD_ASSETS } from './assets.ts';
@@ -216,12 +217,10 @@ export function mountDashboard(app: Express, services: Services, routes: Dashboa
   // Forms only: small, flat (no nested objects from `a[b]=`).
   router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 }));
 
-  router.get('/assets/:name', (req, res) => {
+  router.get('/assets/:name', (req, res, next) => {
     const asset = Object.hasOwn(DASHBOARD_ASSETS, req.params.name) ? DASHBOARD_ASSETS[req.params.name] : undefined;
     if (!asset) return sendHtml(res, 404, renderBare(browserLanguage(req), t(browserLanguage(req), 'notfound.title'), ''));
-    res.setHeader('Cache-Control', 'public, max-age=86400');
-    res.setHeader('Content-Type', asset.type);
-    res.end(asset.body);
+    sendPrecompressed(req, res, asset.compressed, { 'Cache-Control': 'public, max-age=86400', 'Content-Type': asset.type }).catch(next);
   });
 
   router.get('/sign-in', (req, res) => {

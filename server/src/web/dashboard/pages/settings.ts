@@ -1,7 +1,8 @@
-// Settings: the account settings the specification sends to the dashboard and that exist as columns (the link
+// Settings: the account's name (what people see on the hosted page, in emails and in the console header), and the account settings the specification sends to the dashboard and that exist as columns (the link
 // consent text and show_result, the default processing profile, the review retention defaults, the credits.low
 // threshold), validated with the CLI's rules (`accounts update`). Everyone sees them; owners and admins change them.
 import { updateAccount } from '../../../db/accounts.ts';
+import { ACCOUNT_NAME_MAX, accountName } from '../../../domain/account-name.ts';
 import type { AccountRow } from '../../../db/schema.ts';
 import { page, type DashboardRoute, type PageContext, type PageResult } from '../context.ts';
 import type { DashboardLanguage } from '../members.ts';
@@ -16,6 +17,12 @@ type Values = Record<string, string>;
 export function parseSettings(form: Values, L: DashboardLanguage): { patch: Patch; errors: string[] } {
   const errors: string[] = [];
   const patch: Patch = {};
+  // Absent (a form of before the field existed): the name stays; present, it must be a name.
+  if (form.name !== undefined) {
+    const name = accountName(form.name);
+    if (name === null) errors.push(t(L, 'settings.err.name'));
+    else patch.name = name;
+  }
   const text = form.link_consent_text ?? '';
   if ([...text].length > 2000) errors.push(t(L, 'settings.err.consent'));
   else patch.link_consent_text = text.trim() === '' ? null : text.replace(/\r\n/g, '\n');
@@ -37,6 +44,7 @@ export function parseSettings(form: Values, L: DashboardLanguage): { patch: Patc
 
 function valuesOf(a: AccountRow): Values {
   return {
+    name: a.name,
     link_consent_text: a.link_consent_text ?? '',
     link_show_result: a.link_show_result ? 'on' : '',
     default_processing: a.default_processing,
@@ -55,6 +63,9 @@ function settingsPage(ctx: PageContext, v: Values, notice: Notice | null, errors
     `<div class="field"><label for="${id}">${esc(t(L, label))}</label><input id="${id}" name="${name}" type="number" min="${min}" max="${max}" step="${step}" required value="${esc(v[name] ?? '')}"${off}></div>`;
   const body = `${banner(notice)}${errorList(L, errors)}<p class="muted">${esc(t(L, 'settings.intro'))}${editable ? '' : ` ${esc(t(L, 'settings.readonly'))}`}</p>
 <form method="post" action="/dashboard/settings">${csrfField(ctx.shell.csrf)}
+<div class="field"><label for="account-name">${esc(t(L, 'settings.name'))}</label>
+<input id="account-name" name="name" type="text" maxlength="${ACCOUNT_NAME_MAX}" required aria-describedby="name-hint" value="${esc(v.name ?? '')}"${off}>
+<p class="muted" id="name-hint">${esc(t(L, 'settings.name_hint'))}</p></div>
 <div class="field"><label for="consent">${esc(t(L, 'settings.consent_text'))}</label>
 <textarea id="consent" name="link_consent_text" aria-describedby="consent-hint" maxlength="2000"${off}>${esc(v.link_consent_text ?? '')}</textarea>
 <p class="muted" id="consent-hint">${esc(t(L, 'settings.consent_hint'))}</p></div>
