@@ -1,5 +1,6 @@
 import { analysesWithExpiredFiles, updateAnalysis } from '../db/analyses.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
+import { runOneFollowUpJob } from '../domain/dossiers/hooks.ts';
 import { expireDueLinks, runOneLinkEmailJob } from '../domain/links/service.ts';
 import { ANALYSIS_QUEUE, forgetIfFinished, PROCESS_LEASE_MS, runClaimedJob } from '../domain/analysis/pipeline.ts';
 import type { Services } from '../http/context.ts';
@@ -61,6 +62,8 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       try {
         let worked = false;
         while (!stopping && (await runOneAnalysisJob(s))) worked = true;
+        // What failed to follow a settled analysis (a dossier verdict, a link attempt), tried again.
+        while (!stopping && (await runOneFollowUpJob(s))) worked = true;
         if (Date.now() - lastSweep >= sweepMs) {
           lastSweep = Date.now();
           await sweepRetention(s);
