@@ -7,6 +7,7 @@ import type { Services } from '../http/context.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
+import { sweepGrowth } from './retention.ts';
 import { deleteStaleRateLimitWindows } from '../http/rate-limit.ts';
 import { deleteStaleDashboardRows } from '../db/dashboard.ts';
 import { ADDRESS_WINDOW_MS, IDLE_MS } from '../web/dashboard/members.ts';
@@ -21,8 +22,8 @@ export async function runOneAnalysisJob(s: Services): Promise<boolean> {
 }
 
 /**
- * Retention: deletes originals whose temporary storage ended, and idempotency keys past the replay
- * window. Returns how many originals it deleted.
+ * Retention: deletes originals whose temporary storage ended, idempotency keys past the replay window, and what only
+ * grows (jobs/retention.ts). Returns how many originals it deleted.
  */
 export async function sweepRetention(s: Services): Promise<number> {
   const now = s.clock.now();
@@ -43,6 +44,8 @@ export async function sweepRetention(s: Services): Promise<number> {
   await expireDueLinks(s);
   // #19: dashboard sessions that ended and sign-in failure counts whose window passed.
   await deleteStaleDashboardRows(s.db, now, new Date(now.getTime() - IDLE_MS), new Date(now.getTime() - ADDRESS_WINDOW_MS));
+  // #31: finished jobs, events, final deliveries beyond the newest per endpoint, expired and orphan exports, empty directories.
+  await sweepGrowth(s);
   return deleted;
 }
 
