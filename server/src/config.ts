@@ -68,7 +68,23 @@ export interface Config {
   s3: S3Config | null;
   /** Run the background worker (jobs, deliveries, emails, sweeps) in this process; false: HTTP only. */
   worker: boolean;
+  /** COTEJO_RETENTION_*: what the durable retention sweep deletes, and when (docs/deployment.md, "Retention"). */
+  retention: RetentionConfig;
 }
+
+/** Each null: kept for ever (`off`). */
+export interface RetentionConfig {
+  /** COTEJO_RETENTION_JOBS: finished jobs (done, or failed for good) are deleted this long after they ended. */
+  finishedJobsMs: number | null;
+  /** COTEJO_RETENTION_EVENTS: events (the outbox) this long after they were written, once no delivery of them waits. */
+  eventsMs: number | null;
+  /** COTEJO_RETENTION_DELIVERIES: final webhook deliveries (and their attempts) kept per endpoint, newest first. */
+  deliveriesPerEndpoint: number | null;
+  /** COTEJO_RETENTION_EXPORTS: exports (file and row) this long after their URLs expired; orphan export files too. */
+  expiredExportsMs: number | null;
+}
+
+export const RETENTION_DEFAULTS: RetentionConfig = { finishedJobsMs: 7 * 24 * 3_600_000, eventsMs: 30 * 24 * 3_600_000, deliveriesPerEndpoint: 100, expiredExportsMs: 24 * 3_600_000 };
 
 /** COTEJO_S3_*: an S3-compatible object store. The secret key is kept for the client only: never in a message or a log. */
 export interface S3Config {
@@ -329,8 +345,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // A process may serve HTTP only and leave the background work to others (docs/deployment.md).
   const worker = env.COTEJO_WORKER === undefined || env.COTEJO_WORKER === '' ? true : parseBool('COTEJO_WORKER', env.COTEJO_WORKER, problems);
 
+  const retention = loadRetention(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, baseUrlConfigured, firstAccountName, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, trustedListsUrl, trustedListsTerritories, trustedListsRefreshMs, revocationCheck, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker };
+  return { port, host, dataDir, databaseUrl, baseUrl, baseUrlConfigured, firstAccountName, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, trustedListsUrl, trustedListsTerritories, trustedListsRefreshMs, revocationCheck, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker, retention };
 }
 
 export const DEFAULT_TRUSTED_LISTS_URL = 'https://ec.europa.eu/tools/lotl/eu-lotl.xml';
@@ -376,6 +394,37 @@ function loadTerritories(raw: string | undefined, problems: string[]): ReadonlyS
     return null;
   }
   return new Set(entries.map((e) => (e === 'GR' ? 'EL' : e)));
+}
+
+/** COTEJO_RETENTION_JOBS / _EVENTS / _EXPORTS: `off` or a period (30m, 12h, 7d; 1 minute to 3650 days); _DELIVERIES: `off` or 1 to 100000. */
+function loadRetention(env: Record<string, string | undefined>, problems: string[]): RetentionConfig {
+  const period = (name: string, fallback: number | null): number | null => {
+    const raw = env[name];
+    const text = raw?.trim().toLowerCase() ?? '';
+    if (text === '') return fallback;
+    if (text === 'off') return null;
+    const m = /^(\d{1,7})\s*(m|min|h|d)$/.exec(text);
+    const ms = m ? Number(m[1]) * (m[2] === 'd' ? 24 * 3_600_000 : m[2] === 'h' ? 3_600_000 : 60_000) : NaN;
+    if (!(ms >= 60_000 && ms <= 3650 * 24 * 3_600_000)) {
+      problems.push(`${name} must be off or a period from 1m to 3650d such as 12h, 7d or 30d (got "${(raw ?? '').slice(0, 40)}")`);
+      return fallback;
+    }
+    return ms;
+  };
+  let deliveriesPerEndpoint = RETENTION_DEFAULTS.deliveriesPerEndpoint;
+  const rawDeliveries = env.COTEJO_RETENTION_DELIVERIES?.trim().toLowerCase() ?? '';
+  if (rawDeliveries === 'off') deliveriesPerEndpoint = null;
+  else if (rawDeliveries !== '') {
+    const n = Number(rawDeliveries);
+    if (Number.isInteger(n) && n >= 1 && n <= 100_000) deliveriesPerEndpoint = n;
+    else problems.push(`COTEJO_RETENTION_DELIVERIES must be off or a number of deliveries kept per endpoint from 1 to 100000 (got "${(env.COTEJO_RETENTION_DELIVERIES ?? '').slice(0, 40)}")`);
+  }
+  return {
+    finishedJobsMs: period('COTEJO_RETENTION_JOBS', RETENTION_DEFAULTS.finishedJobsMs),
+    eventsMs: period('COTEJO_RETENTION_EVENTS', RETENTION_DEFAULTS.eventsMs),
+    deliveriesPerEndpoint,
+    expiredExportsMs: period('COTEJO_RETENTION_EXPORTS', RETENTION_DEFAULTS.expiredExportsMs),
+  };
 }
 
 /** COTEJO_TRUSTED_LISTS_REFRESH: `off`, or an interval such as 24h, 6h, 30m or 7d (5 minutes to 30 days); default 24h. */

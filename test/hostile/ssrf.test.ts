@@ -4,9 +4,10 @@
  * real app with private URLs NOT allowed (`allowPrivateUrls: false`, the production default), to every
  * place the service makes an outbound request:
  *
- * - `file_url` of POST /v1/analyze, POST /v1/classify and of the JSON items of POST /v1/batches:
- *   400 `invalid_file_url` with `param` `file_url` (`items.N.file_url` in a batch). A batch leaves DNS to its
- *   worker, so a batch item whose host NAME resolves inside is accepted (202) and that document then fails
+ * - `file_url` of POST /v1/analyze, POST /v1/classify, of the JSON items of POST /v1/batches and of
+ *   POST /v1/dossiers/{id}/documents: 400 `invalid_file_url` with `param` `file_url` (`items.N.file_url` in a
+ *   batch). A batch downloads its items later, in its worker, but resolves every host NAME at intake with the
+ *   same rules; a name whose answer changes afterwards (rebinding) is accepted and that document then fails
  *   alone with `invalid_file_url`, nothing fetched;
  * - webhook endpoint URLs: POST /v1/webhook-endpoints answers 400 `invalid_url` (not https) or 422
  *   `invalid_parameter` (not a URL, userinfo); an https URL is accepted and its address is judged at send
@@ -208,6 +209,17 @@ const DNS_INSIDE: Record<string, Answer> = {
   'INTRANET.SSRF.TEST': [a4('10.0.0.1')],
 };
 
+/**
+ * Names whose answer changes between calls (DNS rebinding): public first, inside afterwards. A batch resolves at
+ * intake and again when its worker downloads: the second answer must still be refused. The public answer is the
+ * documentation-free example.com address; nothing ever connects to it (intake does not connect).
+ */
+const DNS_REBINDING: Record<string, Answer[]> = {
+  'rebind-batch.ssrf.test': [[a4('93.184.215.14')], [a4('127.0.0.1')]],
+  'rebind-batch6.ssrf.test': [[a6('2606:2800:21f:cb07:6820:80da:af6b:8b2c')], [a6('::1')]],
+};
+const rebindCalls = new Map<string, number>();
+
 const lookupLog: string[] = [];
 const unexpectedNames: string[] = [];
 /** Names resolved by the real OS resolver (from /etc/hosts, the machine's name) that answer only non-public addresses. */
@@ -223,6 +235,12 @@ function enotfound(hostname: string): NodeJS.ErrnoException {
 async function fakeLookup(hostname: string, options?: unknown): Promise<unknown> {
   lookupLog.push(hostname);
   let found: Answer | undefined = DNS_INSIDE[hostname];
+  const rebinding = DNS_REBINDING[hostname];
+  if (rebinding) {
+    const n = rebindCalls.get(hostname) ?? 0;
+    rebindCalls.set(hostname, n + 1);
+    found = rebinding[Math.min(n, rebinding.length - 1)];
+  }
   if (!found && osInsideNames.includes(hostname)) found = await realLookup(hostname, { all: true });
   if (!found) {
     unexpectedNames.push(hostname);
@@ -604,9 +622,10 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
   const freshAccount = () => app.newAccount({ rateLimitPerSecond: 100_000 });
 
   /** One file_url route: every form must be 400 invalid_file_url naming `param`; nothing stored, nothing connects. */
-  async function fileUrlRoute(path: string, body: (url: string) => unknown, param: string): Promise<void> {
+  async function fileUrlRoute(route: string | ((acct: Awaited<ReturnType<typeof freshAccount>>) => Promise<string>), body: (url: string) => unknown, param: string): Promise<void> {
     expect(app.services.config.allowPrivateUrls).toBe(false);
     const acct = await freshAccount();
+    const path = typeof route === 'string' ? route : await route(acct);
     const from = hits.length;
     const unexpectedFrom = unexpectedNames.length;
     const failures: string[] = [];
@@ -636,15 +655,13 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
     await fileUrlRoute('/v1/analyze', (url) => ({ file_url: url, filename: 'passport.pdf', options: { language: 'en', storage: 'none' } }), 'file_url');
   });
 
-  /** Forms whose refusal needs no DNS answer (everything but the DNS group): a batch judges them at intake. */
-  const judgedAtIntake = (): Form[] => corpus.filter((f) => whyInside(f.url) !== 'resolves inside');
-  const resolvedLater = (): Form[] => corpus.filter((f) => whyInside(f.url) === 'resolves inside');
-
-  it('POST /v1/batches (JSON items): every form judged at intake refuses the batch with 400 invalid_file_url, param items.0.file_url; nothing connects', async () => {
+  // Host names included: a batch resolves them at intake, with the rules of a download (issue #31).
+  it('POST /v1/batches (JSON items): every form, host names that resolve inside included, refuses the batch with 400 invalid_file_url, param items.0.file_url; nothing connects', async () => {
     const acct = await freshAccount();
     const from = hits.length;
+    const unexpectedFrom = unexpectedNames.length;
     const failures: string[] = [];
-    await pool(judgedAtIntake(), WIDTH, async (f) => {
+    await pool(corpus, WIDTH, async (f) => {
       const res = await app.request('POST', '/v1/batches', { key: acct.keys.test, json: { items: [{ file_url: f.url }] } });
       const e = res.body?.error;
       if (res.status !== 400 || e?.code !== 'invalid_file_url' || e?.param !== 'items.0.file_url' || e?.type !== 'invalid_request') {
@@ -654,6 +671,8 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
     expect(failures).toEqual([]);
     expect(await app.services.db.selectFrom('batches').select('id').where('account_id', '=', acct.account).execute()).toEqual([]);
     expect(await app.services.db.selectFrom('analyses').select('id').where('account_id', '=', acct.account).execute()).toEqual([]);
+    for (const f of corpus.filter((c) => whyInside(c.url) === 'resolves inside')) expect(lookupLog).toContain(new URL(f.url).hostname);
+    expect(unexpectedNames.slice(unexpectedFrom), 'names resolved that the DNS corpus does not know').toEqual([]);
     expectNothingArrived(from);
   });
 
@@ -661,33 +680,41 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
     const acct = await freshAccount();
     const from = hits.length;
     const good = { file_base64: fixtures.jpeg().toString('base64'), filename: 'passport.jpg' };
-    const picks = ['https://127.0.0.1:{P}/doc.pdf', 'https://[::ffff:169.254.169.254]/', 'https://localhost:{P}/', 'https://0x7f.1:{P}/', 'http://127.0.0.1:{Q}/'].map((u) =>
+    const picks = ['https://127.0.0.1:{P}/doc.pdf', 'https://[::ffff:169.254.169.254]/', 'https://localhost:{P}/', 'https://0x7f.1:{P}/', 'http://127.0.0.1:{Q}/', 'https://intranet.ssrf.test:{P}/x.pdf', 'https://mixed6.ssrf.test/'].map((u) =>
       u.replaceAll('{P}', String(P)).replaceAll('{Q}', String(Q)),
     );
+    // A name whose answer is public passes intake; the item after it is the one named.
+    const rebindName = `https://rebind-batch.ssrf.test:${P}/ok.pdf`;
     for (const url of picks) {
-      const res = await app.request('POST', '/v1/batches', { key: acct.keys.test, json: { items: [good, { file_url: `https://intranet.ssrf.test:${P}/ok.pdf` }, { file_url: url }] } });
+      rebindCalls.clear();
+      const res = await app.request('POST', '/v1/batches', { key: acct.keys.test, json: { items: [good, { file_url: rebindName }, { file_url: url }] } });
       expect(res.status, show(url)).toBe(400);
       expect(res.body.error).toMatchObject({ type: 'invalid_request', code: 'invalid_file_url', param: 'items.2.file_url' });
     }
+    // The first inside item is the one named, whatever the order the names are answered in.
+    const res = await app.request('POST', '/v1/batches', { key: acct.keys.test, json: { items: [good, { file_url: `https://intranet.ssrf.test:${P}/a.pdf` }, { file_url: `https://127.0.0.1:${P}/b.pdf` }] } });
+    expect(res.body.error).toMatchObject({ code: 'invalid_file_url', param: 'items.1.file_url' });
     expect(await app.services.db.selectFrom('analyses').select('id').where('account_id', '=', acct.account).execute()).toEqual([]);
     expect(await app.services.db.selectFrom('batches').select('id').where('account_id', '=', acct.account).execute()).toEqual([]);
     expectNothingArrived(from);
   });
 
-  it('POST /v1/batches: host names that resolve inside are downloaded by the worker, and each such document fails alone with invalid_file_url; nothing connects', async () => {
+  it('POST /v1/batches: a host name that answers public at intake and inside at download (rebinding) is accepted, and that document fails alone with invalid_file_url; nothing connects', async () => {
     const acct = await freshAccount();
     const from = hits.length;
     const unexpectedFrom = unexpectedNames.length;
-    const named = resolvedLater();
-    expect(named.length).toBeGreaterThan(20);
+    rebindCalls.clear();
+    const named = Object.keys(DNS_REBINDING).map((name) => `https://${name}:${P}/doc.pdf`);
     const good = { file_base64: fixtures.jpeg().toString('base64'), filename: 'passport.jpg' };
-    // Names need an answer from DNS, which a batch leaves to its worker (server/src/domain/batches.ts): 202 now.
-    const res = await app.request('POST', '/v1/batches', { key: acct.keys.test, json: { items: [good, ...named.map((f) => ({ file_url: f.url }))] } });
+    const res = await app.request('POST', '/v1/batches', { key: acct.keys.test, json: { items: [good, ...named.map((url) => ({ file_url: url }))] } });
     expect(res.status).toBe(202);
     expect(res.body.total).toBe(named.length + 1);
+    // Each name asked once at intake, its public answer.
+    for (const name of Object.keys(DNS_REBINDING)) expect(rebindCalls.get(name)).toBe(1);
     expectNothingArrived(from);
 
     while (await runOneAnalysisJob(app.services));
+    for (const name of Object.keys(DNS_REBINDING)) expect(rebindCalls.get(name)).toBe(2);
     const rows = await app.services.db.selectFrom('analyses').selectAll().where('batch_id', '=', res.body.id).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     const failures: string[] = [];
@@ -697,15 +724,14 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
         expect(got.status).toBe('completed');
         continue;
       }
-      const url = named[i - 1].url;
+      const url = named[i - 1];
       if (got.status !== 'failed' || got.error?.code !== 'invalid_file_url' || got.file?.size_bytes !== 0 || got.usage?.credits !== 0) {
         failures.push(`${show(url)}: ${JSON.stringify({ status: got.status, error: got.error, file: got.file, usage: got.usage })}`);
       }
       if (byId.get(id)?.file_key) failures.push(`${show(url)}: a file was stored`);
     }
-    expect(failures, 'batch documents whose file_url resolves inside').toEqual([]);
+    expect(failures, 'batch documents whose file_url resolves inside at download').toEqual([]);
     expect((await app.request('GET', `/v1/batches/${res.body.id}`, { key: acct.keys.test })).body).toMatchObject({ status: 'completed', counts: { completed: 1, failed: named.length } });
-    for (const f of named) expect(lookupLog).toContain(new URL(f.url).hostname);
     expect(unexpectedNames.slice(unexpectedFrom), 'names resolved that the DNS corpus does not know').toEqual([]);
     expectNothingArrived(from);
   });
@@ -934,8 +960,21 @@ describe.each(DATABASES)('SSRF through the app on %s (private URLs not allowed)'
     }
   }, 60_000);
 
-  // Dossier documents take a `file_url` too (spec/dossiers.tsp); the route answers 501 today.
-  it.todo('POST /v1/dossiers/{id}/documents: file_url corpus (400 invalid_file_url, param file_url; nothing connects)');
+  // Dossier documents take a `file_url` too (spec/dossiers.tsp), read at once like analyze's.
+  it('POST /v1/dossiers/{id}/documents: every form is 400 invalid_file_url, param file_url; nothing connects', async () => {
+    let dossier = '';
+    await fileUrlRoute(
+      async (acct) => {
+        const res = await app.request('POST', '/v1/dossiers', { key: acct.keys.test, json: { reference: 'ssrf' } });
+        expect(res.status).toBe(201);
+        dossier = res.body.id;
+        return `/v1/dossiers/${dossier}/documents`;
+      },
+      (url) => ({ file_url: url }),
+      'file_url',
+    );
+    expect(dossier).toMatch(/^dos_/);
+  });
 
   it('meanwhile the event loop never stalled a second and memory stayed bounded', () => {
     expect(loop.max / 1e6, 'longest event-loop stall (ms)').toBeLessThan(1_000);

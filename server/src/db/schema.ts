@@ -439,6 +439,12 @@ export interface LinkDocumentState {
   warnings: string[];
   /** accepted: it counts; rejected: attempts ran out without one that counts. */
   outcome: 'accepted' | 'rejected' | null;
+  /**
+   * An upload of the hosted page that claimed this attempt (status `processing`, `attempts` counted) and has no
+   * analysis yet; cleared when its analysis is recorded or intake refuses it (domain/links/page.ts). Absent on rows
+   * written before it existed.
+   */
+  upload?: { id: string; at: string } | null;
 }
 
 export interface LinkEventEntry {

@@ -6,7 +6,8 @@ import type { Auth, Services } from '../http/context.ts';
 import { ApiError, resourceMissing } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { priceMilli, reserveCredits } from './billing.ts';
-import { maxPagesFor } from './intake/index.ts';
+import { checkFileUrl, maxPagesFor, type HostResolver } from './intake/index.ts';
+import { defaultResolver } from './intake/guarded-lookup.ts';
 import { accountDefaults, normaliseOptions, type AnalyzeOptions, type Template } from './analysis/options.ts';
 import { getTemplateForRequest } from './templates.ts';
 import { toAnalysis } from './analysis/presenter.ts';
@@ -102,6 +103,10 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
   }
   assertModeAvailable(s, auth);
 
+  // Every `file_url` is judged now as a download would judge it, host names resolved (in parallel, once per name):
+  // one that points inside refuses the batch with 400 `invalid_file_url` naming its item (docs/intake.md).
+  const urlVerdicts = judgeFileUrls(s, items);
+
   // One document at a time: read, checked, stored, then let go (memory holds one file whatever the batch).
   // Any refusal removes what was stored so far: a bad document refuses the whole batch.
   const now = s.clock.now();
@@ -112,6 +117,9 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
       if (!item.source) throw new ApiError(400, 'missing_file', `El documento ${i} no tiene archivo (file_url, o file_base64 y filename).`, itemParam(i));
       const options = { ...normaliseOptions(mergeOptions(common, item.options), `${itemParam(i)}.options.`, defaults, itemTemplates[i]), async: true };
       if (item.source.kind === 'url') {
+        const refused = await urlVerdicts[i];
+        if (refused instanceof ApiError) throw new ApiError(refused.status, refused.code, refused.message, `${itemParam(i)}.file_url`, refused.headers);
+        if (refused) throw refused;
         staged.push(stageUrlAnalysis(s, auth, item.source.url, item.source.filename, options, batchId, `${itemParam(i)}.file_url`));
         continue;
       }
@@ -147,6 +155,27 @@ export async function createBatch(s: Services, auth: Auth, common: AnalyzeOption
     throw err;
   }
   return toBatch(s, (await batchRepo.findBatchById(s.db, batchId))!);
+}
+
+/**
+ * Starts judging every `file_url` item at once (checkFileUrl: shape, literal address, and the addresses a host name
+ * resolves to), each name asked once; each promise answers the item's refusal, or null when it may be downloaded.
+ */
+function judgeFileUrls(s: Services, items: BatchItemInput[]): Array<Promise<Error | null> | null> {
+  const answers = new Map<string, ReturnType<HostResolver>>();
+  const lookup: HostResolver = (host) => {
+    if (!answers.has(host)) answers.set(host, defaultResolver(host));
+    return answers.get(host)!;
+  };
+  return items.map((item) =>
+    item.source?.kind === 'url'
+      ? checkFileUrl(item.source.url, { allowPrivate: s.config.allowPrivateUrls, lookup }).then(
+          () => null,
+          // Settled as a value, never a rejection: an earlier item may refuse the batch before this one is awaited.
+          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+        )
+      : null,
+  );
 }
 
 export async function getBatch(s: Services, auth: Auth, id: string): Promise<Batch> {

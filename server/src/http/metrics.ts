@@ -19,6 +19,7 @@ import type { Express, Request, Response } from 'express';
 import { sql } from 'kysely';
 import type * as Prom from 'prom-client';
 import { ANALYSIS_QUEUE } from '../domain/analysis/pipeline.ts';
+import { FOLLOW_UP_QUEUE } from '../domain/dossiers/hooks.ts';
 import { LINK_EMAIL_QUEUE } from '../domain/links/service.ts';
 import type { Services } from './context.ts';
 
@@ -29,7 +30,7 @@ const Gauge = require('prom-client/lib/gauge') as typeof Prom.Gauge;
 const Histogram = require('prom-client/lib/histogram') as typeof Prom.Histogram;
 
 /** The queues of the `jobs` table that are reported (named, so that the query uses jobs_claim_idx). */
-const JOB_QUEUES = [ANALYSIS_QUEUE, LINK_EMAIL_QUEUE] as const;
+const JOB_QUEUES = [ANALYSIS_QUEUE, LINK_EMAIL_QUEUE, FOLLOW_UP_QUEUE] as const;
 /** Webhook deliveries are a queue of their own table; reported under this name. */
 const DELIVERY_QUEUE = 'webhook_delivery';
 const QUEUES = [...JOB_QUEUES, DELIVERY_QUEUE];

@@ -1,11 +1,13 @@
 import { analysesWithExpiredFiles, updateAnalysis } from '../db/analyses.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
+import { runOneFollowUpJob } from '../domain/dossiers/hooks.ts';
 import { expireDueLinks, runOneLinkEmailJob } from '../domain/links/service.ts';
 import { ANALYSIS_QUEUE, forgetIfFinished, PROCESS_LEASE_MS, runClaimedJob } from '../domain/analysis/pipeline.ts';
 import type { Services } from '../http/context.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
+import { sweepGrowth } from './retention.ts';
 import { deleteStaleRateLimitWindows } from '../http/rate-limit.ts';
 import { deleteStaleDashboardRows } from '../db/dashboard.ts';
 import { ADDRESS_WINDOW_MS, IDLE_MS } from '../web/dashboard/members.ts';
@@ -20,8 +22,8 @@ export async function runOneAnalysisJob(s: Services): Promise<boolean> {
 }
 
 /**
- * Retention: deletes originals whose temporary storage ended, and idempotency keys past the replay
- * window. Returns how many originals it deleted.
+ * Retention: deletes originals whose temporary storage ended, idempotency keys past the replay window, and what only
+ * grows (jobs/retention.ts). Returns how many originals it deleted.
  */
 export async function sweepRetention(s: Services): Promise<number> {
   const now = s.clock.now();
@@ -42,6 +44,8 @@ export async function sweepRetention(s: Services): Promise<number> {
   await expireDueLinks(s);
   // #19: dashboard sessions that ended and sign-in failure counts whose window passed.
   await deleteStaleDashboardRows(s.db, now, new Date(now.getTime() - IDLE_MS), new Date(now.getTime() - ADDRESS_WINDOW_MS));
+  // #31: finished jobs, events, final deliveries beyond the newest per endpoint, expired and orphan exports, empty directories.
+  await sweepGrowth(s);
   return deleted;
 }
 
@@ -61,6 +65,8 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       try {
         let worked = false;
         while (!stopping && (await runOneAnalysisJob(s))) worked = true;
+        // What failed to follow a settled analysis (a dossier verdict, a link attempt), tried again.
+        while (!stopping && (await runOneFollowUpJob(s))) worked = true;
         if (Date.now() - lastSweep >= sweepMs) {
           lastSweep = Date.now();
           await sweepRetention(s);

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import path from 'node:path';
 
 /** Where originals and exports live. Local directory by default; an S3-compatible store can take its place. */
@@ -10,6 +11,13 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Readiness (GET /readyz): throws when the store cannot be reached. Only remote stores have it. */
   ping?(): Promise<void>;
+  /**
+   * The keys of blobs last written before `before` (the retention sweep looks for orphans among them). Only the local
+   * directory has it; a bucket's orphans are left to its lifecycle rules (docs/deployment.md, "Retention").
+   */
+  keysWrittenBefore?(before: Date): AsyncIterable<string>;
+  /** Removes the directories left empty under the store's root (never the root itself); returns how many. */
+  removeEmptyDirectories?(): Promise<number>;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
@@ -49,5 +57,53 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.file(key), { force: true });
+  }
+
+  async *keysWrittenBefore(before: Date): AsyncIterable<string> {
+    const walk = async function* (dir: string, prefix: string): AsyncGenerator<string> {
+      let entries: Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      for (const e of entries) {
+        const full = path.join(dir, e.name);
+        const key = prefix === '' ? e.name : `${prefix}/${e.name}`;
+        if (e.isDirectory()) yield* walk(full, key);
+        else if (e.isFile()) {
+          const stat = await fs.stat(full).catch(() => null);
+          if (stat && stat.mtimeMs < before.getTime()) yield key;
+        }
+      }
+    };
+    yield* walk(this.root, '');
+  }
+
+  async removeEmptyDirectories(): Promise<number> {
+    // Depth first: a directory whose only content was empty directories is empty once they are gone.
+    const prune = async (dir: string): Promise<{ removed: number; empty: boolean }> => {
+      let entries: Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { removed: 0, empty: false };
+        throw err;
+      }
+      let removed = 0;
+      let left = entries.length;
+      for (const e of entries) {
+        if (!e.isDirectory()) continue;
+        const sub = await prune(path.join(dir, e.name));
+        removed += sub.removed;
+        if (sub.empty) left--;
+      }
+      if (left > 0 || dir === this.root) return { removed, empty: false };
+      // rmdir refuses a directory that a put filled meanwhile: then it simply stays.
+      const gone = await fs.rmdir(dir).then(() => true, () => false);
+      return { removed: removed + (gone ? 1 : 0), empty: gone };
+    };
+    return (await prune(this.root)).removed;
   }
 }

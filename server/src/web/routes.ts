@@ -15,7 +15,7 @@ import { isIP } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { isLanguage, type Language } from '../catalogue/index.ts';
 import * as links from '../domain/links/page.ts';
-import { ConsentRequired, LinkUnavailable, type PageView } from '../domain/links/page.ts';
+import { ConsentRequired, DocumentClosed, LinkUnavailable, type PageView } from '../domain/links/page.ts';
 import { mediaTypeOf, readMultipartBody, uploadsDir, type ParsedBody } from '../http/body.ts';
 import { sendPrecompressed } from '../http/compression.ts';
 import type { Services } from '../http/context.ts';
@@ -207,12 +207,13 @@ export function mountHosted(app: Express, services: Services, pages: LinkPages =
       if (!v.consent_accepted) return refuse('consent_required', 409);
       // A key the link does not ask for, or a document that takes no more uploads (accepted, out of attempts, being
       // checked): nothing to upload, so back to the page, which shows where the person is.
-      const target = v.documents.find((d) => d.key === key);
-      if (!target || target.outcome !== null || target.status === 'processing') {
+      const closed = (): void => {
         req.resume();
         if (json) return sendJson(res, 409, { error: { code: 'document_closed' }, next: base });
-        return res.redirect(303, base);
-      }
+        res.redirect(303, base);
+      };
+      const target = v.documents.find((d) => d.key === key);
+      if (!target || target.outcome !== null || target.status === 'processing') return closed();
       if (mediaTypeOf(req.headers['content-type']) !== 'multipart/form-data') return refuse('invalid_multipart', 400);
       let body: ParsedBody;
       try {
@@ -235,6 +236,8 @@ export function mountHosted(app: Express, services: Services, pages: LinkPages =
       } catch (err) {
         if (err instanceof LinkUnavailable) return gone();
         if (err instanceof ConsentRequired) return refuse('consent_required', 409);
+        // Closed while its body arrived (another upload of it claimed the attempt, or the last one was spent).
+        if (err instanceof DocumentClosed) return closed();
         if (err instanceof ApiError) {
           if (err.status >= 500) services.logger.warn({ request_id: res.locals.requestId, status: err.status, code: err.code }, 'hosted page upload refused');
           return refuse(err.code, err.status);

@@ -91,6 +91,38 @@ export function parseFileUrl(value: string, allowPrivate: boolean): ParsedTarget
   return { url, host, isLiteral };
 }
 
+/** How long intake waits for DNS when it judges a `file_url` it will not download now (a batch item). */
+export const FILE_URL_CHECK_TIMEOUT_MS = 5_000;
+
+export interface CheckFileUrlOptions {
+  allowPrivate: boolean;
+  /** Host name resolver; default `dns.lookup(name, { all: true })`, the one downloads use. */
+  lookup?: HostResolver;
+  /** Default FILE_URL_CHECK_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
+
+/**
+ * Judges a `file_url` that is downloaded later (a batch item): its shape and literal address as parseFileUrl, and a
+ * host NAME is resolved now with the download's resolver, refused (400 `invalid_file_url`) when any address it answers
+ * is not public, exactly as a download would refuse it. A name that does not resolve in time is not refused here: the
+ * download resolves it again (and judges it again, so an answer that changes afterwards is still refused then).
+ */
+export async function checkFileUrl(value: string, opts: CheckFileUrlOptions): Promise<URL> {
+  const target = parseFileUrl(value, opts.allowPrivate);
+  if (opts.allowPrivate || target.isLiteral) return target.url;
+  const resolver = opts.lookup ?? defaultResolver;
+  let timer: NodeJS.Timeout | undefined;
+  const found = await Promise.race([
+    resolver(target.host).catch(() => null),
+    new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), opts.timeoutMs ?? FILE_URL_CHECK_TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  if (found?.some((a) => (a.family === 4 || a.family === 6) && !judgeAddress(a.address).allowed)) throw forbiddenAddress();
+  return target.url;
+}
+
 /** The file name a URL suggests: its last path segment, percent-decoded, made safe; `download` if none. */
 export function filenameFromUrl(url: URL): string {
   const segments = url.pathname.split('/');

@@ -14,6 +14,7 @@ export {
 export { decodeBase64File } from './base64.ts';
 export {
   FILE_URL_TIMEOUT_MS,
+  checkFileUrl,
   downloadFileUrl,
   filenameFromUrl,
   parseFileUrl,

@@ -7,7 +7,8 @@
  * them). Signatures are fixed; implementations replace the bodies.
  */
 import type { Language } from '../../catalogue/index.ts';
-import type { VerificationLinkRow } from '../../db/schema.ts';
+import crypto from 'node:crypto';
+import type { LinkDocumentState, VerificationLinkRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../http/context.ts';
 import { accountDefaults, normaliseOptions, type AnalyzeOptions } from '../analysis/options.ts';
 import { addDocument } from '../dossiers/service.ts';
@@ -129,7 +130,7 @@ async function viewOf(s: Services, row: VerificationLinkRow): Promise<PageView> 
     consent_text: consentTextOf(row, account),
     consent_accepted: row.consent !== null,
     show_result: row.show_result,
-    documents: row.documents.map((d) => ({
+    documents: row.documents.map((d) => (staleClaim(s, d) ? released(d) : d)).map((d) => ({
       key: d.key,
       label: documentLabel(d, row.locale),
       status: d.status,
@@ -198,52 +199,111 @@ export async function acceptConsent(s: Services, token: string, ip: string): Pro
 }
 
 /**
- * One upload for the document `key`: runs the same intake and analysis as analyze (test links: test mode, where the
- * file NAME picks the reading; live links: live mode and credits), counts the attempt, and decides accepted / retry /
- * rejected. Intake errors throw the same `ApiError`s as analyze (400/413/415/422, 402): the page shows them localised.
+ * How long an upload may hold its document (claimed, no analysis yet) before another upload may take it over: far
+ * more than intake and the 30 s synchronous wait take; only a process that died in between leaves a claim this old.
+ */
+export const UPLOAD_CLAIM_TTL_MS = 15 * 60_000;
+
+/** A claim left behind by a process that died mid-upload: it no longer holds the document. */
+const staleClaim = (s: Services, d: LinkDocumentState): boolean => !!d.upload && s.clock.now().getTime() - Date.parse(d.upload.at) > UPLOAD_CLAIM_TTL_MS;
+
+/** The document as it was before `d`'s claim: not processing, the claim's attempt not counted. */
+const released = (d: LinkDocumentState): LinkDocumentState => ({ ...d, status: 'pending', attempts: Math.max(0, d.attempts - 1), upload: null });
+
+/**
+ * Claims the next attempt of the document `key` under the link's row lock, before any analysis is made: the attempt is
+ * counted and the document is `processing`, so every other upload of it is refused (DocumentClosed) until this one is
+ * judged or released. At most MAX_ATTEMPTS ever, and one in flight per document. Returns the claim's id.
+ */
+async function claimUpload(s: Services, linkId: string, key: string): Promise<string> {
+  return s.db.transaction().execute(async (trx) => {
+    const locked = await lockLink(trx, linkId);
+    if (!locked) throw new LinkUnavailable('unknown');
+    if (isPastExpiry(s, locked)) throw new LinkUnavailable('expired');
+    if (locked.status !== 'pending' && locked.status !== 'in_progress') throw new LinkUnavailable(locked.status);
+    if (!locked.consent) throw new ConsentRequired();
+    const idx = locked.documents.findIndex((d) => d.key === key);
+    if (idx < 0) throw new DocumentClosed('unknown_key');
+    const doc = staleClaim(s, locked.documents[idx]) ? released(locked.documents[idx]) : locked.documents[idx];
+    if (doc.outcome !== null || doc.attempts >= MAX_ATTEMPTS || doc.status === 'processing') throw new DocumentClosed('closed');
+    const claim = { id: crypto.randomUUID(), at: s.clock.now().toISOString() };
+    const documents = locked.documents.map((d, i) => (i === idx ? { ...doc, status: 'processing' as const, attempts: doc.attempts + 1, upload: claim } : d));
+    await updateLink(trx, linkId, { documents, ...(locked.status === 'pending' ? { status: 'in_progress' as const } : {}) });
+    return claim.id;
+  });
+}
+
+/** Intake refused the claimed upload (or it failed before its analysis existed): not an attempt, the document open again. */
+async function releaseUpload(s: Services, linkId: string, key: string, claimId: string): Promise<void> {
+  await s.db.transaction().execute(async (trx) => {
+    const locked = await lockLink(trx, linkId);
+    const doc = locked?.documents.find((d) => d.key === key);
+    if (!locked || doc?.upload?.id !== claimId) return;
+    await updateLink(trx, linkId, { documents: locked.documents.map((d) => (d.key === key ? released(d) : d)) });
+  });
+}
+
+/** The claimed upload's analysis exists: it is the document's attempt now (event `document_uploaded`). */
+async function recordUpload(s: Services, linkId: string, key: string, claimId: string, analysisId: string): Promise<void> {
+  await s.db.transaction().execute(async (trx) => {
+    const locked = (await lockLink(trx, linkId))!;
+    // Taken over after UPLOAD_CLAIM_TTL_MS: the document has moved on without this one.
+    if (locked.documents.find((d) => d.key === key)?.upload?.id !== claimId) return;
+    const at = s.clock.now().toISOString();
+    const documents = locked.documents.map((d) =>
+      d.key === key ? { ...d, analysis_id: analysisId, status: 'processing' as const, warnings: [], verdict_status: null, upload: null } : d,
+    );
+    const events = [...locked.events, { type: 'document_uploaded', at, document_key: key }];
+    await updateLink(trx, locked.id, { documents, events });
+  });
+}
+
+/**
+ * One upload for the document `key`: claims the attempt under the link's row lock (claimUpload), then runs the same
+ * intake and analysis as analyze (test links: test mode, where the file NAME picks the reading; live links: live mode
+ * and credits), and decides accepted / retry / rejected. Intake errors throw the same `ApiError`s as analyze
+ * (400/413/415/422, 402) and release the claim (intake refusals are not attempts): the page shows them localised.
  * Throws LinkUnavailable when the link is not active, ConsentRequired when consent was not given, and DocumentClosed
- * for a key the link does not ask for or a document that takes no more uploads.
+ * for a key the link does not ask for or a document that takes no more uploads (accepted, out of attempts, or an
+ * upload of it in flight).
  */
 export async function uploadByToken(s: Services, token: string, key: string, file: { bytes: Uint8Array; filename: string }): Promise<UploadOutcome> {
   const row = await findLinkByToken(s.db, token);
   if (!row) throw new LinkUnavailable('unknown');
   await mustBeActive(s, row);
-  if (!row.consent) throw new ConsentRequired();
-  const doc = row.documents.find((d) => d.key === key);
-  if (!doc) throw new DocumentClosed('unknown_key');
-  if (doc.outcome !== null || doc.attempts >= MAX_ATTEMPTS || doc.status === 'processing') throw new DocumentClosed('closed');
+  const claimId = await claimUpload(s, row.id, key);
 
-  // The analysis, as the link's account in the link's mode, through the dossier (same intake, pipeline and slot).
-  const account = await accountOf(s, row.account_id);
-  const auth: Auth = { account, keyId: `link:${row.id}`, kind: 'secret', livemode: row.livemode };
-  // The link's masked fields go with its analyses, whose own events then mask them too.
-  const mask = row.mask_fields ?? [];
-  const normalise = (raw: AnalyzeOptions, template: Template | null) => ({
-    ...normaliseOptions(raw, 'options.', accountDefaults(s, auth), template),
-    ...(mask.length ? { mask_fields: mask } : {}),
-  });
-  const options = { metadata: row.metadata, language: row.locale } as AnalyzeOptions;
-  const bytes = file.bytes;
-  const added = await addDocument(s, auth, row.dossier_id!, {
-    kind: 'file',
-    source: { kind: 'upload', read: async () => bytes, filename: file.filename || 'document', size: bytes.length },
-    options,
-    key,
-    normalise,
-  });
-  const analysisId = added.body.documents.find((d) => d.key === key)?.analysis_id;
-  if (!analysisId) throw new Error('the uploaded document is not in the dossier');
+  let analysisId: string | undefined;
+  try {
+    // The analysis, as the link's account in the link's mode, through the dossier (same intake, pipeline and slot).
+    const account = await accountOf(s, row.account_id);
+    const auth: Auth = { account, keyId: `link:${row.id}`, kind: 'secret', livemode: row.livemode };
+    // The link's masked fields go with its analyses, whose own events then mask them too.
+    const mask = row.mask_fields ?? [];
+    const normalise = (raw: AnalyzeOptions, template: Template | null) => ({
+      ...normaliseOptions(raw, 'options.', accountDefaults(s, auth), template),
+      ...(mask.length ? { mask_fields: mask } : {}),
+    });
+    const options = { metadata: row.metadata, language: row.locale } as AnalyzeOptions;
+    const bytes = file.bytes;
+    const added = await addDocument(s, auth, row.dossier_id!, {
+      kind: 'file',
+      source: { kind: 'upload', read: async () => bytes, filename: file.filename || 'document', size: bytes.length },
+      options,
+      key,
+      normalise,
+    });
+    analysisId = added.body.documents.find((d) => d.key === key)?.analysis_id ?? undefined;
+    if (!analysisId) throw new Error('the uploaded document is not in the dossier');
+  } catch (err) {
+    await releaseUpload(s, row.id, key, claimId).catch((releaseErr: unknown) => {
+      // Left claimed: the next upload after UPLOAD_CLAIM_TTL_MS takes it over.
+      s.logger.error({ err: releaseErr, link: row.id }, 'could not release a refused hosted page upload');
+    });
+    throw err;
+  }
 
-  // The attempt counts once the analysis exists (intake refusals are not attempts).
-  await s.db.transaction().execute(async (trx) => {
-    const locked = (await lockLink(trx, row.id))!;
-    const at = s.clock.now().toISOString();
-    const documents = locked.documents.map((d) =>
-      d.key === key ? { ...d, analysis_id: analysisId, attempts: Math.min(MAX_ATTEMPTS, d.attempts + 1), status: 'processing' as const, warnings: [], verdict_status: null } : d,
-    );
-    const events = [...locked.events, { type: 'document_uploaded', at, document_key: key }];
-    await updateLink(trx, locked.id, { documents, events, ...(locked.status === 'pending' ? { status: 'in_progress' as const } : {}) });
-  });
+  await recordUpload(s, row.id, key, claimId, analysisId);
   const result = (await settleAttempt(s, row.id, analysisId)) ?? 'processing';
   const after = (await findLinkByToken(s.db, token))!;
   const view = await viewOf(s, after);

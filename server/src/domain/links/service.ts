@@ -434,6 +434,8 @@ export async function settleAttempt(s: Services, linkId: string, analysisId: str
     const idx = row.documents.findIndex((d) => d.analysis_id === analysisId);
     if (idx < 0) return null;
     const doc = row.documents[idx];
+    // A new upload claimed the document since (page.ts): this analysis is no longer the attempt being judged.
+    if (doc.upload) return null;
     if (doc.status !== 'processing') return doc.outcome ?? (doc.status === 'pending' ? 'retry' : null);
     const now = s.clock.now().toISOString();
     const judged = analysis ? judgeAttempt(analysis, doc.attempts) : { result: doc.attempts < MAX_ATTEMPTS ? ('retry' as const) : ('rejected' as const), verdict: null, warnings: [] };
