@@ -73,6 +73,8 @@ describe.each(DATABASES)('templates on %s', (kind) => {
         review_retention_hours_after_decision: null,
         review_max_days: null,
         documents: null,
+        mask_fields: null,
+        face_verification: null,
         metadata: {},
         created_at: res.body.created_at,
         updated_at: res.body.created_at,
