@@ -163,9 +163,9 @@ export function mrzMissClass(read: unknown, truthLines: readonly string[]): stri
   return `character misread (${n} character${n === 1 ? '' : 's'}${fillers ? `, ${fillers} at a filler` : ''})`;
 }
 
-/** Class of a wrong type: none, a generic type where a national one was expected (or the reverse), another family. */
+/** Class of a wrong type: none (or `unknown_document`), a generic type where a national one was expected (or the reverse), another family. */
 export function typeMissClass(read: string | null, expected: readonly string[], family: (t: string) => string): string {
-  if (!read) return 'no type';
+  if (!read || read === 'unknown_document') return 'no type';
   if (expected.some((e) => family(e) === family(read))) return expected.some((e) => e.includes('_') && e.endsWith(read)) ? 'wrong type (generic where a national type exists)' : 'wrong type (same family)';
   return `wrong type (${family(read)} instead of ${family(expected[0])})`;
 }

@@ -102,6 +102,7 @@ describe('MRZ and type misses', () => {
   it('classes a wrong type', () => {
     const family = (t: string) => (/passport/.test(t) ? 'identity' : /invoice/.test(t) ? 'invoice' : 'other');
     expect(typeMissClass(null, ['de_passport'], family)).toBe('no type');
+    expect(typeMissClass('unknown_document', ['de_passport'], family)).toBe('no type');
     expect(typeMissClass('passport', ['de_passport'], family)).toBe('wrong type (generic where a national type exists)');
     expect(typeMissClass('invoice', ['de_passport'], family)).toBe('wrong type (invoice instead of identity)');
   });
