@@ -153,14 +153,18 @@ function score(e: Entry, r: Kept): Check[] {
     const exact = mrz === lines.join('\n');
     out.push({ check: 'MRZ exact', ok: exact, cls: exact ? undefined : mrzMissClass(mrz, lines), detail: `read ${show(mrz)}, truth ${show(lines.join('\n'))}` });
     const p = x.parsed!;
-    out.push(scoreText('MRZ document number', value(r, 'document_number'), p.document_number, 'id', !mrz));
+    const mrzFields: Array<Check | null> = [];
+    mrzFields.push(scoreText('MRZ document number', value(r, 'document_number'), p.document_number, 'id', !mrz));
     for (const [check, field, want] of [['MRZ birth date', 'birth_date', p.birth_date_yymmdd], ['MRZ expiry date', 'expiry_date', p.expiry_date_yymmdd]] as const) {
       if (!want) continue;
       const got = value(r, field);
       const ok = isoToYymmdd(got) === want;
-      out.push({ check, ok, cls: ok ? undefined : !mrz && got === null ? 'zone not found' : got === null ? 'field not found' : 'date parsed wrong or misread', detail: `read ${show(got)}, truth ${want}` });
+      mrzFields.push({ check, ok, cls: ok ? undefined : !mrz && got === null ? 'zone not found' : got === null ? 'field not found' : 'date parsed wrong or misread', detail: `read ${show(got)}, truth ${want}` });
     }
-    out.push(scoreText('MRZ surname', value(r, 'last_name'), p.surname, 'name', !mrz));
+    mrzFields.push(scoreText('MRZ surname', value(r, 'last_name'), p.surname, 'name', !mrz));
+    // A field wrong from a zone read exactly is the mapping's miss (or the truth's parse), not a misreading.
+    for (const c of mrzFields) if (c && !c.ok && exact) c.cls = 'zone read exactly, field taken from it differently';
+    out.push(...mrzFields);
     out.push(scoreType('MRZ type', r, types[e.path]));
   } else if (e.category === 'mrz-flagged') {
     const v = mrz ? validateMrzChecksums(mrz, { referenceDate: REF }) : null;
@@ -319,7 +323,7 @@ A field whose truth is \`null\` (not printed, not determinable) is not scored; a
   Ø → O), upper case, every run of non-letters one space. **Identifiers**: upper case, spaces and \`<\` removed.
 
 Miss classes (mechanical, from the reading and the truth only): *zone not found* (no MRZ read), *zone misread (wrong format or
-line length)*, *character misread* (same shape, n characters differ; a value within a quarter of its length in edits), *check
+line length)*, *zone read exactly, field taken from it differently* (an MRZ field wrong although every character of the zone is right), *character misread* (same shape, n characters differ; a value within a quarter of its length in edits), *check
 digits pass* (a flagged zone read as passing), *no type*, *wrong type (family instead of family)* / *(generic where a national type
 exists)* / *(same family)*, *field not found*, *label taken as value* (a value made only of label words: NAME, DOB, TOTAL...),
 *read in part* / *read with extra text* (one contains the other), *other text taken*, *tax taken as total*, *amount parsed wrong*
