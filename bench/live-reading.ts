@@ -253,7 +253,19 @@ async function serverMemory(): Promise<string> {
 // ---------------------------------------------------------------- report
 const cpu = cpus()[0]?.model ?? 'unknown';
 const fieldTable = ID_FIELDS.map((f) => `| ${f} | ${rate(fieldHits[f][0], fieldHits[f][1])} |`).join('\n');
+// bench/dev-reading.ts keeps its section (the development set, issue #28) at the top of the same file, followed by
+// its hand-written notes (up to `<!-- dev-reading:notes-end -->`): kept as they are.
+const previous = (() => {
+  try {
+    return readFileSync(OUT, 'utf8');
+  } catch {
+    return '';
+  }
+})();
+const devBlock = /<!-- dev-reading:start -->[\s\S]*<!-- dev-reading:(?:notes-)?end -->/.exec(previous)?.[0];
 const report = `# Live mode: the local readers on real specimens
+${devBlock ? `\n${devBlock}\n` : ''}
+## The older set: PassportEye specimens, invoice2data and Mustang invoices (\`bench/live-reading.ts\`)
 
 Run \`node bench/live-reading.ts\` (commit ${execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim()}, ${new Date().toISOString().slice(0, 16)}Z).
 Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average at start ${load0} (other work was running:
