@@ -247,12 +247,15 @@ if (withValidate) md += '\n' + section(['validate'], 'validate (measured once wi
   const misreadMins = G.flatMap((g) => g.fails.filter((f) => f.printedOk).map((f) => f.min));
   const forgedMin = Math.min(...forged.filter((f) => f.item.set !== 'validate' && f.asForged).map((f) => f.conf!));
   const review = F.filter((f) => judged(f.fails, t) === 'review');
+  const falseRejections = (x: number) => G.filter((g) => judged(g.fails.filter((f) => f.printedOk), x) === 'error').length;
+  const clean = THRESHOLDS.filter((x) => THRESHOLDS.every((y) => y < x || falseRejections(y) === 0));
+  const lower = clean[0] < t ? clean[0] : null;
   md += `\n## Recommendation: ${t}\n\n`;
   md += `The two populations barely overlap: every genuine check failure that is the reader's (the printed zone passes) fails on a character read at ${misreadMins.map(f3).join(', ')} ` +
     `(the least sure character of the failing check), and the reader's misreadings in general sit low (p50 ${f3(pct(G.flatMap((g) => g.wrong.map((w) => w.conf)), 0.5))}), ` +
-    `while a glyph pasted by a forger is read at ${f3(forgedMin)} or more, because it is a clean glyph of the same print. Any threshold from 0.6 to 0.9 makes no false rejection here; ` +
+    `while a glyph pasted by a forger is read at ${f3(forgedMin)} or more, because it is a clean glyph of the same print. Any threshold from ${clean[0]?.toFixed(1)} to 0.9 makes no false rejection here; ` +
     `${t} leaves a margin of ${(t - Math.max(...misreadMins)).toFixed(2)} above the highest genuine failure (unseen photos will misread with more confidence than these specimens) and still calls ${F.length - review.length} of ${F.length} broken copies \`error\`. ` +
-    `The ${review.length} others become \`review\`, not \`valid\`: the forged digit is read sure, but another character of the same field is not (mostly an O/0 in a document number, which OCR-B prints nearly alike), so the rule cannot tell the forgery from a misreading there; raising the threshold trades more of these for margin, lowering it (0.6) catches ${F.length - F.filter((f) => judged(f.fails, 0.6) === 'review').length} but sits just above the 0.56 of a thumb-covered check digit (zerox__0040). ` +
+    `The ${review.length} others become \`review\`, not \`valid\`: the forged digit is read sure, but another character of the same field is not (mostly an O/0 in a document number, which OCR-B prints nearly alike), so the rule cannot tell the forgery from a misreading there; raising the threshold trades more of these for margin${lower === null ? '' : `, lowering it (${lower.toFixed(1)}) catches ${F.length - F.filter((f) => judged(f.fails, lower) === 'review').length} but sits just above the highest genuine failure`}. ` +
     `Two things the threshold cannot fix: specimens printed with wrong check digits are \`error\` when read surely (right: that is what a forgery looks like), and a broken copy read as a valid zone (${forged.filter((f) => f.item.set !== 'validate' && f.r && f.fails.length === 0).length} here) never reaches the rule; ` +
     `the reader's check-digit repair no longer makes those (it only puts in a character the glyph model gives 10 % or more and never makes a digit a letter: REPAIR_MIN_P in server/src/providers/local/mrz/decode.ts).\n`;
 }
