@@ -209,11 +209,13 @@ function section(sets: Array<Item['set']>, title: string, detail: boolean): stri
   }
   const byField = new Map<ForgeField, Forged[]>();
   for (const f of F) byField.set(f.field, [...(byField.get(f.field) ?? []), f]);
-  md += `\nBroken copies by field (at the chosen ${CHECK_CHAR_CONFIDENCE}; "own check": the changed field's check alone, i.e. \`document_number\`, \`birth_date\`, \`expiry_date\`, or for the DNI rows \`nif_check_digit\`, the "flip one character of a true NIF" case):\n\n| field changed | copies | read as forged | fail a check | \`error\` | own check fails | own check \`error\` | changed character's confidence, min / p50 |\n|---|---|---|---|---|---|---|---|\n`;
+  const validZone = (f: Forged) => !!f.r && f.fails.length === 0;
+  md += `\n**Forgeries read as a valid zone (every check passes; goal 0): ${F.filter(validZone).length} of ${F.length}** (${F.filter((f) => validZone(f) && f.others.length > 0).length} through the reader's check-digit repair changing another character).\n`;
+  md += `\nBroken copies by field (at the chosen ${CHECK_CHAR_CONFIDENCE}; "own check": the changed field's check alone, i.e. \`document_number\`, \`birth_date\`, \`expiry_date\`, or for the DNI rows \`nif_check_digit\`, the "flip one character of a true NIF" case):\n\n| field changed | copies | read as forged | fail a check | \`error\` | own check fails | own check \`error\` | read as a valid zone (goal 0) | changed character's confidence, min / p50 |\n|---|---|---|---|---|---|---|---|---|\n`;
   for (const [field, fs] of byField) {
     const c = fs.filter((f) => f.asForged).map((f) => f.conf!);
     const own = (f: Forged) => f.fails.filter((x) => x.check === OWN[field]);
-    md += `| ${field} | ${fs.length} | ${fs.filter((f) => f.asForged).length} | ${fs.filter((f) => f.fails.length).length} | ${fs.filter((f) => judged(f.fails, CHECK_CHAR_CONFIDENCE) === 'error').length} | ${fs.filter((f) => own(f).length).length} | ${fs.filter((f) => judged(own(f), CHECK_CHAR_CONFIDENCE) === 'error').length} | ${f2(c.length ? Math.min(...c) : NaN)} / ${f2(pct(c, 0.5))} |\n`;
+    md += `| ${field} | ${fs.length} | ${fs.filter((f) => f.asForged).length} | ${fs.filter((f) => f.fails.length).length} | ${fs.filter((f) => judged(f.fails, CHECK_CHAR_CONFIDENCE) === 'error').length} | ${fs.filter((f) => own(f).length).length} | ${fs.filter((f) => judged(own(f), CHECK_CHAR_CONFIDENCE) === 'error').length} | ${fs.filter(validZone).length} | ${f2(c.length ? Math.min(...c) : NaN)} / ${f2(pct(c, 0.5))} |\n`;
   }
   if (!detail) return md;
   md += `\n### Genuine readings that fail a check\n\n| set | file | check | printed passes | least sure character | its confidence | at ${CHECK_CHAR_CONFIDENCE} |\n|---|---|---|---|---|---|---|\n`;
@@ -245,13 +247,17 @@ if (withValidate) md += '\n' + section(['validate'], 'validate (measured once wi
   const misreadMins = G.flatMap((g) => g.fails.filter((f) => f.printedOk).map((f) => f.min));
   const forgedMin = Math.min(...forged.filter((f) => f.item.set !== 'validate' && f.asForged).map((f) => f.conf!));
   const review = F.filter((f) => judged(f.fails, t) === 'review');
+  const falseRejections = (x: number) => G.filter((g) => judged(g.fails.filter((f) => f.printedOk), x) === 'error').length;
+  const clean = THRESHOLDS.filter((x) => THRESHOLDS.every((y) => y < x || falseRejections(y) === 0));
+  const lower = clean[0] < t ? clean[0] : null;
   md += `\n## Recommendation: ${t}\n\n`;
   md += `The two populations barely overlap: every genuine check failure that is the reader's (the printed zone passes) fails on a character read at ${misreadMins.map(f3).join(', ')} ` +
     `(the least sure character of the failing check), and the reader's misreadings in general sit low (p50 ${f3(pct(G.flatMap((g) => g.wrong.map((w) => w.conf)), 0.5))}), ` +
-    `while a glyph pasted by a forger is read at ${f3(forgedMin)} or more, because it is a clean glyph of the same print. Any threshold from 0.6 to 0.9 makes no false rejection here; ` +
+    `while a glyph pasted by a forger is read at ${f3(forgedMin)} or more, because it is a clean glyph of the same print. Any threshold from ${clean[0]?.toFixed(1)} to 0.9 makes no false rejection here; ` +
     `${t} leaves a margin of ${(t - Math.max(...misreadMins)).toFixed(2)} above the highest genuine failure (unseen photos will misread with more confidence than these specimens) and still calls ${F.length - review.length} of ${F.length} broken copies \`error\`. ` +
-    `The ${review.length} others become \`review\`, not \`valid\`: the forged digit is read sure, but another character of the same field is not (mostly an O/0 in a document number, which OCR-B prints nearly alike), so the rule cannot tell the forgery from a misreading there; raising the threshold trades more of these for margin, lowering it (0.6) catches ${F.length - F.filter((f) => judged(f.fails, 0.6) === 'review').length} but sits just above the 0.56 of a thumb-covered check digit (zerox__0040). ` +
-    `Two things the threshold cannot fix: specimens printed with wrong check digits are \`error\` when read surely (right: that is what a forgery looks like), and broken copies that the reader's check-digit repair turns into a valid zone (above) never reach the rule.\n`;
+    `The ${review.length} others become \`review\`, not \`valid\`: the forged digit is read sure, but another character of the same field is not (mostly an O/0 in a document number, which OCR-B prints nearly alike), so the rule cannot tell the forgery from a misreading there; raising the threshold trades more of these for margin${lower === null ? '' : `, lowering it (${lower.toFixed(1)}) catches ${F.length - F.filter((f) => judged(f.fails, lower) === 'review').length} but sits just above the highest genuine failure`}. ` +
+    `Two things the threshold cannot fix: specimens printed with wrong check digits are \`error\` when read surely (right: that is what a forgery looks like), and a broken copy read as a valid zone (${forged.filter((f) => f.item.set !== 'validate' && f.r && f.fails.length === 0).length} here) never reaches the rule; ` +
+    `the reader's check-digit repair no longer makes those (it only puts in a character the glyph model gives 10 % or more and never makes a digit a letter: REPAIR_MIN_P in server/src/providers/local/mrz/decode.ts).\n`;
 }
 writeFileSync(OUT, md);
 console.log(md.split('### Genuine readings')[0]);

@@ -9,10 +9,11 @@ import { detectMrzFormat, normaliseMrzLines, type MrzCheckName } from './mrz.ts'
  * Per-character confidence (ReadField.chars) below which a character counts as read unsure. Measured on the local
  * MRZ reader in bench/results/check-confidence.md (`node bench/check-confidence.ts`, 32 PassportEye specimens + the
  * documents-dev tune split): the genuine check failures that are the reader's fail on characters read at 0.56 (a
- * thumb-covered check digit) and 0.21 (a DNI check letter misread), while a glyph a forger pastes into the zone is
- * read at 0.995 or more. No false rejection from 0.6 up; 0.8 keeps a margin of 0.24 above the genuine failures and
- * still calls 142 of the 149 broken copies that fail a check an error (the other 7 become `review`: another character
- * of the forged field, mostly an O/0, is itself unsure). A failing check is an error when every character it covers
+ * thumb-covered check digit) and 0.68 (the least sure character of Malta_BAD's composite check, which fails since the
+ * reader's check-digit repair no longer takes the 3 % `D` of its optional data), while a glyph a forger pastes into the zone is read at 0.995 or more. No false
+ * rejection from 0.7 up; 0.8 keeps a margin of 0.12 above the genuine failures and calls 155 of the 167 broken copies
+ * an error (none is read as a valid zone; the other 12 become `review`: another character of the forged field, mostly
+ * an O/0, is itself unsure). A failing check is an error when every character it covers
  * (mrzCheckPositions; for a NIF, its characters) is at least this sure.
  */
 export const CHECK_CHAR_CONFIDENCE = 0.8;

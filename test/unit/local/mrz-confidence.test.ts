@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { forgedPassportFixture, forgeField, readZoneCells } from '../../../bench/lib/forge-mrz.ts';
 import { readingFromMrz } from '../../../server/src/providers/local/id-documents.ts';
 import { readMrz } from '../../../server/src/providers/local/mrz/index.ts';
+import { CHECK_CHAR_CONFIDENCE, mrzCheckPositions, readSurely } from '../../../server/src/validators/confidence.ts';
 import { checkNif } from '../../../server/src/validators/nif.ts';
 import { parseMrz } from '../../../server/src/validators/mrz.ts';
 import { loadPage } from './support-mrz.ts';
@@ -56,14 +57,15 @@ describe('ReadField.chars on a reading from a real image', () => {
     });
   }
 
-  it("the Spanish specimen's misread DNI check letter carries its low confidence, the digits theirs", async () => {
-    // 0_id-esp prints 00000023T; the reader reads the T as I, unsure: the NIF check then fails on an unsure character
-    const { r } = await reading(spec('0_id-esp.png').path);
+  it("the Spanish specimen's DNI check letter is read as printed, surely, not changed to satisfy a check digit printed wrong", async () => {
+    // 0_id-esp prints 00000023T and a composite check digit that fails; the repair used to make the T (96 %) an I (4 %)
+    // to satisfy the composite, a DNI that fails its own letter check. A repair takes no character under 10 % now.
+    const { m, r } = await reading(spec('0_id-esp.png').path);
     const dni = r.fields.document_number;
-    expect(dni.value).toBe('00000023I');
-    expect(checkNif(dni.value as string).valid).toBe(false);
-    expect(dni.chars![8]).toBeLessThan(0.5);
-    expect(Math.min(...dni.chars!.slice(0, 8))).toBeGreaterThan(dni.chars![8]);
+    expect(dni.value).toBe('00000023T');
+    expect(checkNif(dni.value as string).valid).toBe(true);
+    expect(dni.chars![8]).toBeGreaterThan(0.9);
+    expect(parseMrz(m.lines).checks.find((c) => c.name === 'composite')!.valid).toBe(false);
   });
 });
 
@@ -90,6 +92,34 @@ describe('forge-mrz: one character of the zone changed at the pixel level', () =
     const m = await readMrz(await loadPage(f!.bytes));
     expect(m!.lines).toEqual(f!.lines);
     expect(parseMrz(m!.lines).checks.find((c) => c.name === 'birth_date')!.valid).toBe(false);
+  });
+
+  it('a forged digit next to a 0 of an alphanumeric document number is read as forged, with a failing check, not repaired away', async () => {
+    // 100_pass-polx prints AA0000000: the forger changes its last digit; the check-digit repair used to make the 0
+    // after AA an O (the O at 11 %), which makes the check pass again: a forged passport read as a valid zone
+    const t = spec('100_pass-polx.jpg');
+    const z = await readZoneCells(t.path);
+    expect(z!.lines).toEqual(t.lines);
+    const f = (await forgeField(z!, 'document_number', { expected: t.lines }))!;
+    const { line, pos } = f.change;
+    const number = f.lines[line].slice(0, 9);
+    expect(number).toMatch(/^[A-Z]+\d*0\d$/);
+    expect(f.lines[line][pos - 1]).toBe('0');
+    const m = await readMrz(await loadPage(f.bytes));
+    expect(m).not.toBeNull();
+    // read as forged, nothing else changed
+    expect(m!.lines).toEqual(f.lines);
+    expect(m!.charConfidence[line][pos]).toBeGreaterThan(0.9);
+    expect(m!.valid).toBe(false);
+    expect(parseMrz(m!.lines).checks.find((c) => c.name === 'document_number')!.valid).toBe(false);
+    // the 0 the repair used to change is kept, read surely; the check's only unsure character is the one the genuine
+    // reading has too (the second A, about 0.7): the forgery adds none, the verdict is what it would be on the original
+    expect(m!.charConfidence[line][2]).toBeGreaterThanOrEqual(CHECK_CHAR_CONFIDENCE);
+    const chars = m!.charConfidence.flatMap((l, i) => (i > 0 ? [1, ...l] : l));
+    const genuine = z!.conf.flatMap((l, i) => (i > 0 ? [1, ...l] : l));
+    const at = mrzCheckPositions(m!.lines, 'document_number');
+    expect(at.filter((i) => chars[i] < CHECK_CHAR_CONFIDENCE)).toEqual(at.filter((i) => genuine[i] < CHECK_CHAR_CONFIDENCE));
+    expect(readSurely(chars, 1, at.filter((i) => genuine[i] >= CHECK_CHAR_CONFIDENCE))).toBe(true);
   });
 
   it('refuses an image whose zone the reader does not read exactly', async () => {

@@ -223,6 +223,27 @@ describe('repair and gate (synthetic probabilities)', () => {
     expect(d.valid).toBe(false);
   });
 
+  it('does not make a forged document number pass by changing another character (issue #27)', () => {
+    // 100_pass-hrv prints 007007007 (check 1); a forger makes the last 7 a 9. Making the first 0 an O (+24 x 7)
+    // satisfies the check digit again: with the O at 40 % the repair used to take it, a forged zone read as valid
+    const hrv = ['P<HRVSPECIMEN<<SPECIMEN<<<<<<<<<<<<<<<<<<<<<', '0070070071HRV8212258F1407019<<<<<<<<<<<<<<06'];
+    const forged = [hrv[0], '007007009' + hrv[1].slice(9)];
+    const d = decode('TD3', probsFor(forged, { '1:0': { '0': 0.55, O: 0.4 } }));
+    expect(d.lines).toEqual(forged);
+    expect(d.valid).toBe(false);
+    expect(d.repaired).toBe(0);
+    expect(d.conf[1][8]).toBeGreaterThan(0.9);
+    // the other way round, a letter read where the digit is printed, is still repaired by the check digit
+    const misread = decode('TD3', probsFor(hrv, { '1:0': { O: 0.55, '0': 0.4 } }));
+    expect(misread.lines).toEqual(hrv);
+    expect(misread.valid).toBe(true);
+    // an alternative the classifier gives under 10 % is not taken, even to satisfy a check digit read surely
+    const sure = decode('TD3', probsFor(td3, { '1:18': { '7': 0.95, '2': 0.03 } }));
+    expect(sure.lines[1].slice(13, 19)).toBe('740817');
+    expect(sure.valid).toBe(false);
+    expect(sure.repaired).toBe(0);
+  });
+
   it('reads O or 0 in a number field from its neighbours', () => {
     const mrva = ['VIUSATRAVELER<<HAPPYPERSON<<<<<<<<<<<<<<<<<<', '555123ABC6GBR6502056F0412236IFLNDOOAMS803085'];
     // the classifier hesitates on both O of IFLNDOOAMS, slightly preferring 0: letters on both sides make them O

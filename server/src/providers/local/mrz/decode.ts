@@ -2,7 +2,9 @@
  * From per-cell class probabilities to MRZ text: each position is read within its class (digits in dates and check
  * digits, letters or fillers in names and state codes, a few letters for the document code), state codes prefer a
  * known code, and a field whose check digit fails is repaired by the most likely substitution(s) that make it pass,
- * only when that substitution is more likely than a misread check digit. A check digit itself is never changed.
+ * only when that substitution is more likely than a misread check digit, and only to characters the glyph model gives
+ * at least REPAIR_MIN_P, never making a digit a letter (a forged digit must fail its check digit, not be compensated
+ * by a change elsewhere in the field). A check digit itself is never changed.
  * A plausibility gate (dates, sex, state codes, names, check digits that pass as read, confidence) keeps garbage out.
  */
 import { states } from 'mrz';
@@ -111,6 +113,23 @@ function checkPasses(lines: string[][], c: CheckDef): boolean {
   return d === '<' && /^<*$/.test(s);
 }
 
+/**
+ * The least probability the glyph model must give a character for a check-digit repair to put it there. A forger who
+ * pastes one digit leaves the check digit read surely, so the check digit no longer argues against a repair: without
+ * this floor the repair took any alternative the classifier gave 0.1 % or more, and turned forged zones valid by
+ * changing another character (15 of 55 document-number forgeries of PassportEye + the tune set, bench/check-confidence.ts).
+ * Measured there, the characters such repairs put in had 0.2 %-3.0 % when not a digit made a letter (`T`->`I`,
+ * `O`->`Q`, `E`->`C`, `1`->`3`...), and 9.4 % where a pasted `8`, read unsure on a badly printed cell, was "repaired"
+ * back to the `0` printed before the forgery (77_card-cmw); the repair that fixes a genuine misreading had 13 % (the same
+ * cell of 77_card-cmw, an `O` for the printed `0`). 10 % sits between: a thin margin, measured, not a law. The other
+ * genuine repair seen, a `0`->`D` at 2.9 % in Malta_BAD's optional data, looks exactly like a forgery's `0`->`D` at 2.9 %
+ * (100_id-mac) and is given up. A digit is never made a letter by a repair: `0`->`O` was most of the forgeries'
+ * compensations, with the `O` at up to 45 % (OCR-B prints them nearly alike, so their probabilities cannot tell a
+ * forgery from a misreading); numbers are mostly digits, and no genuine repair measured needs it. A letter read where
+ * a digit is printed is still repaired.
+ */
+const REPAIR_MIN_P = 0.1;
+
 /** Try substitutions in the field; apply the cheapest that passes if it beats a misread check digit. Returns the positions changed. */
 function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string[][], c: CheckDef): Pos[] {
   if (checkPasses(lines, c)) return [];
@@ -131,7 +150,8 @@ function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string
     for (const ch of allowed[l][i]) {
       if (ch === cur) continue;
       const q = p[ALPHABET.indexOf(ch)];
-      if (q < 1e-3 || q / pc < 2e-3) continue;
+      // what a forger's compensation looks like (see REPAIR_MIN_P): a negligible alternative, or a digit made a letter
+      if (q < REPAIR_MIN_P || (typeOf(cur) === 'd' && typeOf(ch) === 'l')) continue;
       alts.push({ pos, ch, cost: ln(pc) - ln(q) });
     }
   }
