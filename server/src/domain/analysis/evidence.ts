@@ -94,16 +94,22 @@ export function unsureEvidence(r: ValidatorResult, reading: Reading): Unsure[] {
       const ev = r.evidence as { lines: string[]; checks: Array<{ name: string; valid: boolean }> };
       const mrz = reading.fields.mrz;
       if (!mrz) break;
-      // Every zone position a failing digit covers, once (the composite repeats the others).
-      const covered = new Set<number>();
-      for (const c of (ev.checks ?? []).filter((x) => !x.valid)) {
-        const at = mrzCheckPositions(ev.lines ?? [], c.name as MrzCheckName) ?? [];
-        for (const i of at.length ? at : Array.from(String(mrz.value ?? ''), (_, k) => k)) covered.add(i);
-      }
+      // Each failing check digit is evidence on its own: one whose every character (its field and its digit; the
+      // composite: all it covers) was read sure proves the zone wrong, whatever the others. Only when every failing
+      // digit rests on some unsure character is the failure our reading's: then those characters are named, once.
       const text = String(mrz.value ?? '');
       const conf = charsOf(mrz);
-      const at = [...covered].sort((a, b) => a - b).filter((i) => i < text.length && text[i] !== '\n' && conf[i] < CHECK_CHAR_CONFIDENCE);
-      if (at.length) push({ field: 'mrz', chars: at.map((i) => text[i]).join(''), confidence: Math.round(Math.min(...at.map((i) => conf[i])) * 100) / 100 });
+      const unsureAt = new Set<number>();
+      let proven = false;
+      for (const c of (ev.checks ?? []).filter((x) => !x.valid)) {
+        const span = mrzCheckPositions(ev.lines ?? [], c.name as MrzCheckName) ?? [];
+        const at = (span.length ? span : Array.from(text, (_, k) => k)).filter((i) => i < text.length && text[i] !== '\n');
+        const weak = at.filter((i) => conf[i] < CHECK_CHAR_CONFIDENCE);
+        if (weak.length === 0) proven = true;
+        for (const i of weak) unsureAt.add(i);
+      }
+      const at = [...unsureAt].sort((a, b) => a - b);
+      if (!proven && at.length) push({ field: 'mrz', chars: at.map((i) => text[i]).join(''), confidence: Math.round(Math.min(...at.map((i) => conf[i])) * 100) / 100 });
       break;
     }
     case 'mrz_matches_visual':
