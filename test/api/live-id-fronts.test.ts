@@ -13,7 +13,6 @@ import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
 import { form } from '../support/files.ts';
 
 const LICENCE = path.resolve(import.meta.dirname, '../../../shared/testdata/documents-dev/id-fronts/zerox__0023.png');
-
 describe.each(DATABASES)('the printed face of an ID card on %s', (kind) => {
   let app: TestApp;
   let acc: CreatedAccount;
@@ -53,4 +52,5 @@ describe.each(DATABASES)('the printed face of an ID card on %s', (kind) => {
     expect(JSON.stringify(a.verdict.reasons ?? [])).not.toContain('type_mismatch');
     expect(a.processing.providers.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['local-ocr', 'local-rules']));
   }, 60_000);
+
 });

@@ -18,7 +18,7 @@
  * confidence.
  */
 import { states as ICAO_STATES } from 'mrz';
-import { allEntries, getEntry, type CatalogueEntry } from '../../../catalogue/index.ts';
+import { allEntries, type CatalogueEntry } from '../../../catalogue/index.ts';
 import type { ReadField } from '../../types.ts';
 import type { Box, TextLine } from '../types.ts';
 import { foldPhrase, prepareLines, union, type Line, type Word } from './normalize.ts';
@@ -613,9 +613,4 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   if (want.has('region') && opts.region && !out.region) out.region = { value: opts.region.value, confidence: opts.region.confidence, source: { page: opts.region.page, bbox: opts.region.bbox }, origin: 'ocr' };
   if (want.has('issuing_country') && opts.country && !out.issuing_country) out.issuing_country = { value: opts.country, confidence: 0.8, source: null, origin: 'ocr' };
   return out;
-}
-
-/** The catalogue entry of a classification (for the composition). */
-export function idFrontEntry(c: IdFrontClassification): CatalogueEntry | undefined {
-  return getEntry(c.type);
 }
