@@ -193,6 +193,8 @@ interface Evidence {
   country: string | null;
   /** 1: named (country or state name, republic); 0.7: an address with a state and its ZIP; 0.4: weak cues. */
   countryStrength: number;
+  /** Distinct abbreviated labels of a US card seen (DOB, EXP, CLASS...). */
+  usLabels: number;
   region: IdFrontClassification['region'];
 }
 
@@ -256,9 +258,9 @@ function gatherEvidence(lines: Line[]): Evidence {
     const codes = lines.flatMap((l) => l.words.map((w) => w.text.replace(/[^A-Z]/g, ''))).filter((c) => c.length === 3 && c !== 'USA' && /^[A-Z]{3}$/.test(c) && c in (ICAO_STATES as object));
     if (codes.length > 0) other = { code: codes[0], strength: 0.5 };
   }
-  if (usScore > 0 && usScore >= (other?.strength ?? 0)) return { kind, kindStrength, country: 'USA', countryStrength: usScore, region };
-  if (other) return { kind, kindStrength, country: other.code, countryStrength: other.strength, region: null };
-  return { kind, kindStrength, country: null, countryStrength: 0, region: null };
+  if (usScore > 0 && usScore >= (other?.strength ?? 0)) return { kind, kindStrength, country: 'USA', countryStrength: usScore, region, usLabels: usLabels.size };
+  if (other) return { kind, kindStrength, country: other.code, countryStrength: other.strength, region: null, usLabels: usLabels.size };
+  return { kind, kindStrength, country: null, countryStrength: 0, region: null, usLabels: usLabels.size };
 }
 
 /** The catalogue type of a kind for a country: the country's own type of that kind, else the universal one. */
@@ -285,7 +287,8 @@ export function classifyIdFront(raw: readonly TextLine[]): IdFrontClassification
   let confidence: number;
   if (!kind) {
     // No title: a US card's labels and a state still say "a US licence or id", without telling which.
-    if (ev.country !== 'USA' || ev.countryStrength < 0.4) return null;
+    // An address alone is not a card (receipts and letters have one): the card's own labels must be there.
+    if (ev.country !== 'USA' || ev.usLabels < 3) return null;
     kind = 'driving';
     confidence = ev.region ? 0.45 : 0.35;
   } else if (ev.country && ev.countryStrength >= 0.9) confidence = ev.kindStrength >= 1 ? 0.9 : 0.7;
