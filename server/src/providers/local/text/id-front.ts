@@ -251,7 +251,7 @@ function gatherEvidence(lines: Line[]): Evidence {
   if (usLabels.size >= 3) usScore = Math.max(usScore, 0.4);
 
   let other: { code: string; strength: number } | null = null;
-  const named = namedCountry(all.split(' ').map((w) => w.replace(/[^\p{L}'-]/gu, '')).filter(Boolean));
+  const named = namedCountry(all.replace(/[^\p{L}'-]+/gu, ' ').split(' ').filter(Boolean));
   if (named) other = { code: named, strength: 1 };
   if (!other) {
     // A nationality or issuing-state code printed in capitals.
