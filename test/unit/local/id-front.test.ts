@@ -131,6 +131,9 @@ describe('the rules', () => {
 
   it('text that is no ID card gives nothing', () => {
     expect(classifyIdFront([line(0.1, [0.1, 'INVOICE 2024-001']), line(0.2, [0.1, 'Total 12.50 EUR'])])).toBeNull();
+    // A US address is no card; nor is a long text that names one (a report about licences).
+    expect(classifyIdFront([line(0.1, [0.1, 'ACME STORE']), line(0.2, [0.1, 'COLUMBUS, OH 43223']), line(0.3, [0.1, 'TOTAL 12.50'])])).toBeNull();
+    expect(classifyIdFront(Array.from({ length: 201 }, (_, i) => line(i / 201, [0.1, 'DRIVER LICENSE CALIFORNIA'])))).toBeNull();
   });
 
   it('dates by the country order; ZIP prefixes to states', () => {

@@ -173,6 +173,9 @@ function alpha2Of(): Map<string, string> {
 
 // ------------------------------------------------------------------ classification
 
+/** More lines than this (both sides of a card, generously) is no ID card's face. */
+const MAX_CARD_LINES = 200;
+
 export interface IdFrontClassification {
   type: string;
   confidence: number;
@@ -281,6 +284,8 @@ function typeFor(kind: Kind, country: string | null): string {
  * a US card's labels without a title 0.45.
  */
 export function classifyIdFront(raw: readonly TextLine[]): IdFrontClassification | null {
+  // A card holds a few dozen lines: a long text is another document (and is not scanned word by word here).
+  if (raw.length > MAX_CARD_LINES) return null;
   const lines = prepareLines(raw);
   const ev = gatherEvidence(lines);
   let kind = ev.kind;
@@ -500,7 +505,7 @@ function fieldFrom(v: { value: string; words: Word[]; factor: number }, line: Li
  * label-value layout, then by position for a US card's unlabelled values. `country` decides the date order.
  */
 export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntry, wanted: readonly string[], opts: { country: string | null; region?: IdFrontClassification['region'] }): Record<string, ReadField> {
-  const lines = prepareLines(raw);
+  const lines = prepareLines(raw.slice(0, MAX_CARD_LINES));
   const monthFirst = opts.country === 'USA';
   const want = new Set(wanted.filter((f) => entry.fields.includes(f)));
   const out: Record<string, ReadField> = {};
