@@ -21,7 +21,7 @@ import { t } from '../../domain/analysis/messages.ts';
 import type { Provider, ReadField, ReadInput, Reading, Warning } from '../types.ts';
 import { readingFromAamva, readingFromMrz, type Candidate, type IdEvidenceReading } from './id-documents.ts';
 import { Limiter } from './limiter.ts';
-import type { EmbeddedInvoice, TextClassification } from './text/index.ts';
+import type { EmbeddedInvoice, IdFrontClassification, TextClassification } from './text/index.ts';
 import type { Box, MrzReading, PageImage, TextLine } from './types.ts';
 import { MAX_READ_SIDE } from './types.ts';
 
@@ -292,8 +292,11 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   let text: TextClassification | null = null;
   /** The embedded e-invoice's amounts, whole: what invoice_totals checks (Reading.invoice). */
   let invoice: Reading['invoice'];
+  /** The printed face of an identity document, when the text is one (text/id-front.ts). */
+  let front: IdFrontClassification | null = null;
   if (ev.lines.length > 0 && opts.readers.has('text')) {
     text = m.classifyText(ev.lines);
+    front = m.classifyIdFront(ev.lines);
     used.set('rules', R.rules);
   }
 
@@ -323,6 +326,10 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
         .filter(([k, v]) => v !== null && v !== undefined && (entry!.fields.includes(k) || k in FIELD_DICTIONARY))
         .map(([k, v]) => [k, { value: v, confidence: 0.99, source: null, origin: 'xml' as const }]),
     );
+  } else if (front && text && frontWins(front, text)) {
+    entry = getEntry(front.type);
+    document = { type: front.type, confidence: front.confidence, side: entry && isTwoSided(entry) && ev.pageCount === 1 ? 'front' : null, country: front.country, basis: 'text' };
+    candidates = [...front.candidates, ...text.candidates.filter((c) => !front!.candidates.some((f) => f.type === c.type))].slice(0, 3);
   } else if (text && text.candidates.length > 0) {
     candidates = text.candidates.slice(0, 3);
     const top = text.candidates[0];
@@ -337,8 +344,21 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   const guessed = document !== null && document.confidence >= EXTRACT_FLOOR;
   if (input.kind === 'analysis' && input.extract !== false && entry && guessed) {
     const wanted = wantedFields(entry, input.extract);
+    if (ev.lines.length > 0 && opts.readers.has('text') && ID_CATEGORIES.has(entry.category)) {
+      // The printed face: fields the zone or barcode did not carry, and beside those it did, the printed value as
+      // the visual reading that mrz_matches_visual / aamva_matches_visual compare (the zone's value is kept).
+      const printed = m.readIdFrontFields(ev.lines, entry, wanted, { country: document?.country ?? null, region: front?.region ?? null });
+      for (const [k, f] of Object.entries(printed)) {
+        const have = found[k];
+        if (!have) found[k] = f;
+        else if ((have.origin === 'mrz' || have.origin === 'barcode') && !have.visual && k !== 'region' && k !== 'issuing_country') found[k] = { ...have, visual: { value: f.value, confidence: f.confidence } };
+      }
+      used.set('rules', R.rules);
+    }
+    // A face the ID-front rules classified is theirs alone: the general text rules do not know its layout.
+    const faceOnly = front !== null && document?.basis === 'text' && document.type === front.type;
     const missing = wanted.filter((f) => !(f in found));
-    if (missing.length > 0 && ev.lines.length > 0 && opts.readers.has('text')) {
+    if (missing.length > 0 && ev.lines.length > 0 && opts.readers.has('text') && !faceOnly) {
       const extracted = m.extractFields(entry, ev.lines, missing, { language: text?.language?.code, country: text?.country ?? undefined });
       for (const [k, f] of Object.entries(extracted)) if (f && f.value !== null && f.value !== undefined) found[k] = { ...f, origin: f.origin ?? (ev.pages.some((p) => p.lines.length) ? 'ocr' : 'text') };
       used.set('rules', R.rules);
@@ -349,6 +369,20 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   }
 
   return done({ document, candidates, fields, warnings: [...warnings], failure: null, ...(invoice ? { invoice } : {}) });
+}
+
+/** Catalogue categories of identity documents: their printed face is read by the ID-front rules. */
+const ID_CATEGORIES = new Set(['identity', 'driving', 'residence']);
+
+/**
+ * Whether the ID-front reading of the text decides the type rather than the general text rules: when it is at least
+ * as sure, or the rules' best guess is itself an identity document or a generic type (they only know the words, not
+ * a card's layout).
+ */
+function frontWins(front: IdFrontClassification, text: TextClassification): boolean {
+  const top = text.candidates[0];
+  const topEntry = top ? getEntry(top.type) : undefined;
+  return !top || front.confidence >= top.confidence || !topEntry || topEntry.generic === true || ID_CATEGORIES.has(topEntry.category);
 }
 
 /** The order warnings are listed in. */

@@ -1,0 +1,77 @@
+// The printed face of ID cards without a zone or barcode (issue #28): type, country, state and printed fields of the
+// files of ../shared/testdata/documents-dev/id-fronts/ read through the real local provider (decode, page OCR,
+// rules), with the seconds per file (wall, OCR worker warm after the first file). Prints a table; the figures go
+// into bench/results/id-fronts.md by hand.
+// Usage: node bench/id-fronts.ts --split tune|validate   (the validate split is held out: run it once, at the end)
+import { readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { loadConfig } from '../server/src/config.ts';
+import { createLogger } from '../server/src/logger.ts';
+import { detectFileType } from '../server/src/domain/intake/detect.ts';
+import { createLocalProvider } from '../server/src/providers/local/index.ts';
+import { terminateOcr } from '../server/src/providers/local/ocr.ts';
+import type { ReadInput, Reading } from '../server/src/providers/types.ts';
+
+const DEV = resolve(import.meta.dirname, '../../shared/testdata/documents-dev');
+const split = process.argv[process.argv.indexOf('--split') + 1];
+if (split !== 'tune' && split !== 'validate') throw new Error('--split tune|validate');
+
+interface Truth { path: string; split: string; expected: Record<string, string | null> }
+const docs = (JSON.parse(readFileSync(join(DEV, 'ground-truth.json'), 'utf8')) as Truth[]).filter((d) => d.path.startsWith('id-fronts/') && d.split === split);
+
+/** The catalogue type a careful human picks for a ground-truth entry. */
+function expectedType(e: Truth['expected']): string {
+  const kind = String(e.doc_kind);
+  if (e.country === 'USA') return /driver/i.test(kind) ? 'us_drivers_license' : /passport card/i.test(kind) ? 'us_passport_card' : /permanent resident/i.test(kind) ? 'us_permanent_resident_card' : 'us_state_id';
+  if (e.country === 'FRA' && /identity card/i.test(kind)) return 'fr_cni';
+  return /identity card/i.test(kind) ? 'national_id_card' : /driv/i.test(kind) ? 'driving_license' : 'unknown';
+}
+
+const fold = (v: unknown) => String(v ?? '').normalize('NFD').replace(/\p{M}+/gu, '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+const FIELDS: Array<[string, string]> = [
+  ['document_number', 'document_number'], ['surname', 'last_name'], ['given_names', 'first_name'], ['birth_date', 'birth_date'],
+  ['expiry_date', 'expiry_date'], ['issue_date', 'issue_date'], ['sex', 'sex'], ['state', 'region'],
+];
+
+const config = loadConfig();
+const provider = createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, concurrency: 1, logger: createLogger('silent') })!;
+let typeOk = 0;
+const fieldOk: Record<string, [number, number]> = {};
+const confOf: Array<{ conf: number; ok: boolean }> = [];
+const times: number[] = [];
+console.log(`| file | expected | read (confidence) | country | ${FIELDS.map((f) => f[0]).join(' | ')} | s |`);
+console.log(`|---|---|---|---|${FIELDS.map(() => '---').join('|')}|---|`);
+for (const d of docs) {
+  const bytes = new Uint8Array(readFileSync(join(DEV, d.path)));
+  const mime = detectFileType(bytes)!.mime as ReadInput['mime'];
+  const input: ReadInput = { bytes, filename: basename(d.path), mime, pages: 1, kind: 'analysis', expect: null, extract: true, language: 'en', holder: null, referenceDate: '2026-11-27', precise_bboxes: false };
+  const t0 = performance.now();
+  const r: Reading = await provider.read(input);
+  const s = (performance.now() - t0) / 1000;
+  times.push(s);
+  const want = expectedType(d.expected);
+  const ok = r.document?.type === want;
+  if (ok) typeOk++;
+  if (r.document) confOf.push({ conf: r.document.confidence, ok });
+  const cells = FIELDS.map(([truthKey, field]) => {
+    const exp = d.expected[truthKey];
+    if (exp === undefined) return '';
+    const got = r.fields[field];
+    const hit = fold(got?.value) === fold(exp);
+    const c = (fieldOk[truthKey] ??= [0, 0]);
+    c[1]++;
+    if (hit) c[0]++;
+    if (got && got.value !== null) confOf.push({ conf: got.confidence, ok: hit });
+    return `${hit ? 'ok' : 'miss'}${got?.value != null ? ` ${JSON.stringify(got.value)} (${got.confidence})` : ''}`;
+  });
+  console.log(`| ${basename(d.path)} | ${want} | ${r.document ? `${r.document.type} (${r.document.confidence})` : '-'} | ${r.document?.country ?? '-'} | ${cells.join(' | ')} | ${s.toFixed(2)} |`);
+}
+console.log(`\ntype: ${typeOk}/${docs.length}`);
+for (const [k, [a, b]] of Object.entries(fieldOk)) console.log(`${k}: ${a}/${b}`);
+for (const [lo, hi] of [[0, 0.5], [0.5, 0.7], [0.7, 0.85], [0.85, 1.01]]) {
+  const xs = confOf.filter((x) => x.conf >= lo && x.conf < hi);
+  console.log(`confidence ${lo}-${hi}: ${xs.filter((x) => x.ok).length}/${xs.length} right`);
+}
+const sorted = [...times].sort((a, b) => a - b);
+console.log(`seconds per file: ${times.map((t) => t.toFixed(2)).join(' ')}; p50 ${sorted[Math.floor((sorted.length - 1) / 2)].toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)}`);
+await terminateOcr();

@@ -1,0 +1,624 @@
+/**
+ * The printed face of identity documents without a zone or barcode (issue #28): which catalogue type the OCR text
+ * is (a US state's driver licence or id, the green card, the US passport card, a national identity card...), its
+ * country and US state, and the printed fields by label-value layout over the OCR words and their boxes.
+ *
+ * Classification: a document *kind* from title words (the catalogue's own keywords of the identity, driving and
+ * residence types, plus the printed titles of cards: "DRIVER LICENSE", "PERMANENT RESIDENT", "PASSPORT CARD",
+ * "CARTE NATIONALE D'IDENTITÉ"...), a *country* from country names (ICAO list), nationality codes and, for the US,
+ * state names, `CITY, ST 12345` lines checked against the ZIP prefix of the state, and the card's abbreviated labels
+ * (DOB, EXP, ISS, DLN, CLASS...); then the catalogue's type of that kind for that country, or the universal one.
+ * Confidence is a level of evidence, measured on the tune files and the ID specimens (bench/results/id-fronts.md).
+ *
+ * Fields: labels (multilingual, with the usual OCR confusions) give columns; a value is the text right of its label
+ * on the same line, or the words of the next lines below inside the label's column; a value is never a label.
+ * Where labels are unreadable (US cards print tiny abbreviations), positions decide with less confidence: the
+ * earliest date is the birth, the latest the expiry; the number high on the card; the name lines above the street.
+ * Dates follow the country's order (US: month first). Every field carries the box of its words and their OCR
+ * confidence.
+ */
+import { states as ICAO_STATES } from 'mrz';
+import { allEntries, type CatalogueEntry } from '../../../catalogue/index.ts';
+import type { ReadField } from '../../types.ts';
+import type { Box, TextLine } from '../types.ts';
+import { foldPhrase, prepareLines, union, type Line, type Word } from './normalize.ts';
+
+// ------------------------------------------------------------------ US states
+
+/** USPS abbreviation, name, and the 3-digit ZIP prefixes of the state (ranges, inclusive). */
+const US_STATES: Array<[string, string, Array<[number, number]>]> = [
+  ['AL', 'Alabama', [[350, 369]]], ['AK', 'Alaska', [[995, 999]]], ['AZ', 'Arizona', [[850, 865]]],
+  ['AR', 'Arkansas', [[716, 729]]], ['CA', 'California', [[900, 961]]], ['CO', 'Colorado', [[800, 816]]],
+  ['CT', 'Connecticut', [[60, 69]]], ['DE', 'Delaware', [[197, 199]]], ['DC', 'District of Columbia', [[200, 200], [202, 205]]],
+  ['FL', 'Florida', [[320, 349]]], ['GA', 'Georgia', [[300, 319], [398, 399]]], ['HI', 'Hawaii', [[967, 968]]],
+  ['ID', 'Idaho', [[832, 838]]], ['IL', 'Illinois', [[600, 629]]], ['IN', 'Indiana', [[460, 479]]],
+  ['IA', 'Iowa', [[500, 528]]], ['KS', 'Kansas', [[660, 679]]], ['KY', 'Kentucky', [[400, 427]]],
+  ['LA', 'Louisiana', [[700, 715]]], ['ME', 'Maine', [[39, 49]]], ['MD', 'Maryland', [[206, 219]]],
+  ['MA', 'Massachusetts', [[10, 27], [55, 55]]], ['MI', 'Michigan', [[480, 499]]], ['MN', 'Minnesota', [[550, 567]]],
+  ['MS', 'Mississippi', [[386, 397]]], ['MO', 'Missouri', [[630, 658]]], ['MT', 'Montana', [[590, 599]]],
+  ['NE', 'Nebraska', [[680, 693]]], ['NV', 'Nevada', [[889, 898]]], ['NH', 'New Hampshire', [[30, 38]]],
+  ['NJ', 'New Jersey', [[70, 89]]], ['NM', 'New Mexico', [[870, 884]]], ['NY', 'New York', [[100, 149], [5, 5]]],
+  ['NC', 'North Carolina', [[270, 289]]], ['ND', 'North Dakota', [[580, 588]]], ['OH', 'Ohio', [[430, 459]]],
+  ['OK', 'Oklahoma', [[730, 749]]], ['OR', 'Oregon', [[970, 979]]], ['PA', 'Pennsylvania', [[150, 196]]],
+  ['RI', 'Rhode Island', [[28, 29]]], ['SC', 'South Carolina', [[290, 299]]], ['SD', 'South Dakota', [[570, 577]]],
+  ['TN', 'Tennessee', [[370, 385]]], ['TX', 'Texas', [[750, 799], [885, 885]]], ['UT', 'Utah', [[840, 847]]],
+  ['VT', 'Vermont', [[50, 54], [56, 59]]], ['VA', 'Virginia', [[201, 201], [220, 246]]], ['WA', 'Washington', [[980, 994]]],
+  ['WV', 'West Virginia', [[247, 268]]], ['WI', 'Wisconsin', [[530, 549]]], ['WY', 'Wyoming', [[820, 831]]],
+  ['PR', 'Puerto Rico', [[6, 9]]], ['GU', 'Guam', [[969, 969]]],
+];
+const STATE_ABBRS = new Set(US_STATES.map((s) => s[0]));
+
+/** The state whose ZIP prefixes hold this ZIP code. */
+export function stateOfZip(zip: string): string | null {
+  const p = Number(zip.slice(0, 3));
+  return US_STATES.find(([, , ranges]) => ranges.some(([a, b]) => p >= a && p <= b))?.[0] ?? null;
+}
+
+const oneEditApart = (a: string, b: string) => a.length === b.length && [...a].filter((c, i) => c !== b[i]).length <= 1;
+
+/**
+ * A `CITY, ST 12345` line: the state as printed when it is one and its ZIP agrees, else the ZIP's state when the
+ * printed two letters are one character off it (`TH 37210` is TN); null when neither holds.
+ */
+function cityLine(l: Line): { city: string; cityAt: number; printed: string; state: string; zip: string; stateAt: number } | null {
+  const m = /([A-Z][A-Za-z .'-]*[A-Za-z]),?\s+([A-Z]{2})\.?\s+(\d{5}(?:-\d{4})?)\b/.exec(l.text);
+  if (!m) return null;
+  const zipState = stateOfZip(m[3]);
+  const state = STATE_ABBRS.has(m[2]) && (!zipState || zipState === m[2]) ? m[2] : zipState && oneEditApart(zipState, m[2]) ? zipState : null;
+  if (!state) return null;
+  return { city: m[1].trim(), cityAt: m.index, printed: m[2], state, zip: m[3], stateAt: m.index + m[0].indexOf(` ${m[2]}`) + 1 };
+}
+
+// ------------------------------------------------------------------ kinds
+
+type Kind = 'driving' | 'state_id' | 'passport_card' | 'permanent_resident' | 'id_card' | 'residence';
+
+/** Printed titles of cards (folded, `foldPhrase`), beside the catalogue's own keywords of each kind's types. */
+const TITLES: Record<Kind, RegExp> = {
+  driving: /\b(driver'?s?|drivers|driving|commercial driver|chauffeur)\s+licen[cs]e\b|\b(learner|instruction)'?s? permit\b|\bpermis de conduire\b|\blicencia de (conducir|conduccion|manejo)\b|\bpermiso de conduc\w*|\bcarta de conducao\b|\bcarteira (nacional )?de habilitacao\b|\bfuhrerschein\b|\bpatente di guida\b|\brijbewijs\b/,
+  state_id: /\bidentification card\b|\bnon-? ?driver\b|\bstate id\b|\bid card\b(?=.*\b(state|dmv|real id)\b)/,
+  passport_card: /\bpassport card\b|\bcarte passeport\b/,
+  permanent_resident: /\bpermanent resident\b|\bresident since\b|\bgreen card\b|\bi-551\b/,
+  id_card: /\bidentity card\b|\bcarte (nationale )?d'? ?identite\b|\bdocumento (nacional )?de identidad\b|\bcartao de cidadao\b|\bcarta d'? ?identita\b|\bpersonalausweis\b|\bidentiteitskaart\b|\bidentity document\b|\bnational id\b|\bleternjoftim\b|\bdowod osobisty\b|\bcarte d'identite\b|\bcedula de (identidad|ciudadania)\b/,
+  residence: /\bresidence (permit|card)\b|\btitre de sejour\b|\bpermiso de residencia\b|\btarjeta de (identidad de )?extranjero\b|\bautorizacao de residencia\b|\baufenthaltstitel\b|\bpermesso di soggiorno\b/,
+};
+
+/** Catalogue categories of each kind and which of the country's types are that kind (by the type's own name). */
+const KIND_TYPES: Record<Kind, { category: string; type: RegExp; universal: string }> = {
+  driving: { category: 'driving', type: /driv/, universal: 'driving_license' },
+  state_id: { category: 'identity', type: /^us_state_id$/, universal: 'national_id_card' },
+  passport_card: { category: 'identity', type: /passport_card$/, universal: 'passport' },
+  permanent_resident: { category: 'residence', type: /permanent_resident/, universal: 'residence_permit' },
+  id_card: { category: 'identity', type: /(_id_card|_cni|_cie|_dni|_citizen_card|_cin)$/, universal: 'national_id_card' },
+  residence: { category: 'residence', type: /(residence_permit|_tie)$/, universal: 'residence_permit' },
+};
+
+let KEYWORDS: Map<Kind, string[]> | null = null;
+/** Multi-word keywords of the catalogue's types of each kind (single words are too loose on a noisy card). */
+function catalogueKeywords(): Map<Kind, string[]> {
+  if (KEYWORDS) return KEYWORDS;
+  KEYWORDS = new Map();
+  for (const kind of Object.keys(KIND_TYPES) as Kind[]) {
+    const k = KIND_TYPES[kind];
+    const words = allEntries()
+      .filter((e) => e.category === k.category && (k.type.test(e.type) || e.type === k.universal))
+      .flatMap((e) => e.keywords.map((w) => foldPhrase(w)))
+      .filter((w) => w.split(' ').length >= 2 && !/\b(i-9|list|mrz|eu id|aamva|pdf417|real id)\b/.test(w));
+    KEYWORDS.set(kind, [...new Set(words)]);
+  }
+  return KEYWORDS;
+}
+
+// ------------------------------------------------------------------ country
+
+/** Folded country names (ICAO's English ones and Intl's in six languages): exact names and adjective stems. */
+let COUNTRY_NAMES: { exact: Map<string, string>; stems: Map<string, string> } | null = null;
+function countryNames(): { exact: Map<string, string>; stems: Map<string, string> } {
+  if (COUNTRY_NAMES) return COUNTRY_NAMES;
+  const exact = new Map<string, string>();
+  const stems = new Map<string, string>();
+  const display = ['en', 'fr', 'es', 'pt', 'de', 'it'].map((l) => new Intl.DisplayNames([l], { type: 'region' }));
+  const alpha2 = alpha2Of();
+  for (const [code, name] of Object.entries(ICAO_STATES as Record<string, string>)) {
+    if (!/^[A-Z]{3}$/.test(code) || code === 'USA' || code === 'UMI') continue;
+    const names = new Set<string>([foldPhrase(name.replace(/\(.*?\)/g, ''))]);
+    const a2 = alpha2.get(code);
+    if (a2) for (const d of display) names.add(foldPhrase(d.of(a2) ?? ''));
+    for (const n of names) {
+      if (n.length < 4) continue;
+      if (!exact.has(n)) exact.set(n, code);
+      // Its adjective (Albania -> albanian, France -> française): the name less its last letter, then letters.
+      if (n.length >= 6 && !stems.has(n.slice(0, -1))) stems.set(n.slice(0, -1), code);
+    }
+  }
+  return (COUNTRY_NAMES = { exact, stems });
+}
+
+/** The first country named in folded words (a name of up to 4 words, or an adjective of one). */
+function namedCountry(words: string[]): string | null {
+  const { exact, stems } = countryNames();
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 1; n <= 4 && i + n <= words.length; n++) {
+      const p = words.slice(i, i + n).join(' ');
+      const hit = exact.get(p);
+      if (hit) return hit;
+      for (let cut = p.length - 1; cut >= Math.max(5, p.length - 5); cut--) {
+        const s = stems.get(p.slice(0, cut));
+        if (s) return s;
+      }
+    }
+  }
+  return null;
+}
+
+/** ISO alpha-2 of each ICAO alpha-3 code, through Intl (the region names of both must agree). */
+function alpha2Of(): Map<string, string> {
+  const en = new Intl.DisplayNames(['en'], { type: 'region' });
+  const map = new Map<string, string>();
+  const states = Object.entries(ICAO_STATES as Record<string, string>)
+    .filter(([c]) => /^[A-Z]{3}$/.test(c))
+    .map(([c, n]) => ({ c, short: foldPhrase(n.replace(/\(.*?\)/g, '')), full: foldPhrase(n) }));
+  for (let a = 65; a <= 90; a++) {
+    for (let b = 65; b <= 90; b++) {
+      const a2 = String.fromCharCode(a, b);
+      const name = en.of(a2);
+      if (!name || name === a2) continue;
+      const f = foldPhrase(name);
+      const hit = states.find((s) => s.c[0] === a2[0] && (s.short === f || s.full.startsWith(f)));
+      if (hit) map.set(hit.c, a2);
+    }
+  }
+  return map;
+}
+
+// ------------------------------------------------------------------ classification
+
+/** More lines than this (both sides of a card, generously) is no ID card's face. */
+const MAX_CARD_LINES = 200;
+
+export interface IdFrontClassification {
+  type: string;
+  confidence: number;
+  country: string | null;
+  /** US state (USPS abbreviation), when the card is a US state's. */
+  region: { value: string; confidence: number; bbox: Box; page: number } | null;
+  kind: Kind;
+  candidates: Array<{ type: string; confidence: number }>;
+}
+
+/** Abbreviated labels of US cards (AAMVA's card design): several of them make a US licence or id likely. */
+const US_LABELS = /^(dob|exp|expires|iss|issued|dln|dl|class|end|endorsements?|res|rest|restr|restrictions?|hgt|hair|eyes|wgt|sex|dd|donor|veteran|ln|fn)$/;
+
+interface Evidence {
+  kind: Kind | null;
+  /** 1: a printed title of the kind; 0.5: a catalogue keyword only. */
+  kindStrength: number;
+  country: string | null;
+  /** 1: named (country or state name, republic); 0.7: an address with a state and its ZIP; 0.4: weak cues. */
+  countryStrength: number;
+  /** Distinct abbreviated labels of a US card seen (DOB, EXP, CLASS...). */
+  usLabels: number;
+  region: IdFrontClassification['region'];
+}
+
+function gatherEvidence(lines: Line[]): Evidence {
+  const all = foldPhrase(lines.map((l) => l.text).join(' '));
+  // Kind: the earliest printed title (a card names itself near its top), else catalogue keywords.
+  let kind: Kind | null = null;
+  let kindStrength = 0;
+  let at = Infinity;
+  for (const k of Object.keys(TITLES) as Kind[]) {
+    const m = TITLES[k].exec(all);
+    if (m && m.index < at) [kind, kindStrength, at] = [k, 1, m.index];
+  }
+  // "passport card" and "permanent resident" beat the generic "identification card" words around them.
+  for (const k of ['passport_card', 'permanent_resident'] as Kind[]) if (TITLES[k].test(all)) [kind, kindStrength] = [k, 1];
+  if (!kind) {
+    for (const [k, words] of catalogueKeywords()) {
+      if (words.some((w) => new RegExp(`(?<!\\p{L})${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'u').test(all))) {
+        kind = k;
+        kindStrength = 0.5;
+        break;
+      }
+    }
+  }
+
+  // Country: the US by its states, its address lines, its labels; others by their names and codes.
+  let region: Evidence['region'] = null;
+  let usScore = 0;
+  for (const l of lines) {
+    const c = cityLine(l);
+    if (!c) continue;
+    const ws = l.words.filter((w) => w.end > c.stateAt && w.start < c.stateAt + 2);
+    const conf = c.state === c.printed ? Math.min(...ws.map((w) => w.confidence)) : 0.5;
+    region = { value: c.state, confidence: round(conf * 0.9), bbox: union(ws.map((w) => w.bbox)), page: l.page };
+    usScore = Math.max(usScore, 0.7);
+  }
+  const folded = lines.map((l) => ` ${foldPhrase(l.text).replace(/[^\p{L} ]+/gu, ' ').replace(/\s+/g, ' ')} `);
+  for (const [abbr, name] of US_STATES) {
+    const key = ` ${foldPhrase(name)} `;
+    const re = { test: (t: string) => ` ${t} `.includes(key) };
+    const line = lines.find((_, i) => folded[i].includes(key));
+    if (!line) continue;
+    if (name === 'Washington' && region && region.value !== 'WA') continue; // a city too
+    if (!region || region.value === abbr || line.bbox[1] < 0.3) {
+      const ws = line.words.filter((w) => re.test(foldPhrase(w.text)) || foldPhrase(name).includes(foldPhrase(w.text)));
+      region = { value: abbr, confidence: round(Math.min(...ws.map((w) => w.confidence), 1) * 0.95), bbox: union((ws.length ? ws : line.words).map((w) => w.bbox)), page: line.page };
+      usScore = 1;
+      break;
+    }
+  }
+  if (/\bunited states( of america)?\b/.test(all)) usScore = 1;
+  else if (/\busa\b/.test(all)) usScore = Math.max(usScore, 0.9);
+  const usLabels = new Set(lines.flatMap((l) => l.words.map((w) => foldPhrase(w.text).replace(/[^a-z]/g, '')).filter((w) => US_LABELS.test(w))));
+  if (usLabels.size >= 3) usScore = Math.max(usScore, 0.4);
+
+  let other: { code: string; strength: number } | null = null;
+  const named = namedCountry(all.replace(/[^\p{L}'-]+/gu, ' ').split(' ').filter(Boolean));
+  if (named) other = { code: named, strength: 1 };
+  if (!other) {
+    // A nationality or issuing-state code printed in capitals.
+    const codes = lines.flatMap((l) => l.words.map((w) => w.text.replace(/[^A-Z]/g, ''))).filter((c) => c.length === 3 && c !== 'USA' && /^[A-Z]{3}$/.test(c) && c in (ICAO_STATES as object));
+    if (codes.length > 0) other = { code: codes[0], strength: 0.5 };
+  }
+  if (usScore > 0 && usScore >= (other?.strength ?? 0)) return { kind, kindStrength, country: 'USA', countryStrength: usScore, region, usLabels: usLabels.size };
+  if (other) return { kind, kindStrength, country: other.code, countryStrength: other.strength, region: null, usLabels: usLabels.size };
+  return { kind, kindStrength, country: null, countryStrength: 0, region: null, usLabels: usLabels.size };
+}
+
+/** The catalogue type of a kind for a country: the country's own type of that kind, else the universal one. */
+function typeFor(kind: Kind, country: string | null): string {
+  const k = KIND_TYPES[kind];
+  if (country) {
+    const own = allEntries().find((e) => e.category === k.category && e.countries.includes(country) && k.type.test(e.type) && !/_old$|_back$|_front$/.test(e.type));
+    if (own) return own.type;
+  }
+  if (kind === 'state_id' && country !== 'USA') return KIND_TYPES.id_card.universal;
+  return k.universal;
+}
+
+/**
+ * Classifies the printed face of an identity document from its OCR lines; null when the text names no kind of
+ * identity document and shows no US card labels. Confidence levels (bench/results/id-fronts.md): a title and a
+ * named country 0.9; a title and a country from an address or codes 0.8; a title alone 0.6 (universal type);
+ * a US card's labels without a title 0.45.
+ */
+export function classifyIdFront(raw: readonly TextLine[]): IdFrontClassification | null {
+  // A card holds a few dozen lines: a long text is another document (and is not scanned word by word here).
+  if (raw.length > MAX_CARD_LINES) return null;
+  const lines = prepareLines(raw);
+  const ev = gatherEvidence(lines);
+  let kind = ev.kind;
+  let confidence: number;
+  if (!kind) {
+    // No title: a US card's labels and a state still say "a US licence or id", without telling which.
+    // An address alone is not a card (receipts and letters have one): the card's own labels must be there.
+    if (ev.country !== 'USA' || ev.usLabels < 3) return null;
+    kind = 'driving';
+    confidence = ev.region ? 0.45 : 0.35;
+  } else if (ev.country && ev.countryStrength >= 0.9) confidence = ev.kindStrength >= 1 ? 0.9 : 0.7;
+  else if (ev.country && ev.countryStrength >= 0.5) confidence = ev.kindStrength >= 1 ? 0.8 : 0.6;
+  else if (ev.country) confidence = ev.kindStrength >= 1 ? 0.7 : 0.5;
+  else confidence = ev.kindStrength >= 1 ? 0.6 : 0.4;
+  // A US card titled only "identification card" is the state id; a US "id card" without a state is still one.
+  if (kind === 'id_card' && ev.country === 'USA') kind = 'state_id';
+  const type = typeFor(kind, ev.country);
+  const candidates = [{ type, confidence }];
+  const sibling = kind === 'driving' && ev.country === 'USA' ? 'us_state_id' : kind === 'state_id' ? 'us_drivers_license' : null;
+  if (sibling) candidates.push({ type: sibling, confidence: round((1 - confidence) / 2) });
+  const universal = KIND_TYPES[kind].universal;
+  if (universal !== type) candidates.push({ type: universal, confidence: round(confidence * 0.9) });
+  return { type, confidence, country: ev.country, region: ev.country === 'USA' ? ev.region : null, kind, candidates };
+}
+
+// ------------------------------------------------------------------ fields
+
+type FieldKind = 'date' | 'name' | 'number' | 'sex' | 'code' | 'text';
+
+/** Labels (folded): the field they name. Order matters: longer, more specific labels first; each match masks its text. */
+const LABELS: Array<[string, RegExp]> = [
+  ['alternate_name', /\bnom d'? ?usage\b|\balte\w*nate name\b|\bnom d'epouse\b/g],
+  ['birth_place', /\bplace of birth\b|\blieu de naiss\w*|\blugar de nacimiento\b|\blocal de nascimento\b|\bvendlindj\w*|\bgeburtsort\b|\bluogo di nascita\b/g],
+  ['birth_date', /\bdate (o|e)f birth\b|\bdate of bir\w*|\bbirth ?date\b|\bdate afin\b|\bdate de ?naiss\w*|\bfecha de nacimiento\b|\bdata de nascimento\b|\bdatelindj\w*|\bgeburtsdatum\b|\bdata di nascita\b|\bdob\b/g],
+  ['expiry_date', /\bdate of expiry\b|\bexpiry date\b|\bexpiry\b|\bexpires?\b|\bexp\b|\bdate d'? ?expir\w*|\bvalable jusqu\w*|\bvalid until\b|\bdata e skadimit\b|\bfecha de (caducidad|validez)\b|\bvalidade\b|\bgultig bis\b|\bscadenza\b/g],
+  ['issue_date', /\bdate of issue\b|\bissue ?date\b|\biss\b|\bissued\b|\bdate de delivrance\b|\bdata e leshimit\b|\bfecha de expedicion\b|\bdata de emissao\b|\bausstellungsdatum\b|\bdata di rilascio\b/g],
+  ['personal_number', /\bpersonal (no|number)\b|\bnr\.? personal\b/g],
+  ['document_number', /\bdocument (no|number|n°)\b|\bn° du document\b|\bcard (no|number)\b|\bnr\.? leternjoftim\w*|\blicen[cs]e (no|number|#)\b|\bdln?\b|\bn[uo]m\w{0,3}r\b|\bnumero\b|\bno\.\b/g],
+  ['nationality', /\bnationalit\w*|\bnatio\w*lty\b|\bnacionalidad\b|\bnacionalidade\b|\bshtetesi\w*|\bstaatsangehorigkeit\b|\bcittadinanza\b/g],
+  ['sex', /\bsex[eo]?\b|\bgjinia\b|\bgeschlecht\b|\bsesso\b/g],
+  ['first_name', /\bgiven names?\b|\bfirst names?\b|\bprenoms?\b|\bnombres?\b|\bnomes?\b|\bemri\b|\bvorname\w*|\bfn\b/g],
+  ['last_name', /\b(nom\w{0,2})?s[uv][rm]n?a[mn]e\b|\blast name\b|\bfamily name\b|\bnom\b|\bnomi?\b|\bapellidos?\b|\bapelidos?\b|\bsobrenome\b|\bmbiemri\b|\bnachname\b|\bcognome\b|\bln\b/g],
+  ['address', /\baddress\b|\badresse\b|\bdomicilio\b|\bmorada\b|\bvendbanimi\b|\banschrift\b|\bindirizzo\b/g],
+  ['other', /\bsignature\b|\bfirma\b|\bautoriteti\b|\bauthority\b|\bclass\b|\brestr\w*|\bend\b|\bendorse?\w*|\bhgt\b|\bhair\b|\beyes\b|\bwgt\b|\bdd\b|\bheight\b|\bdonor\b/g],
+];
+
+const KIND_OF: Record<string, FieldKind> = {
+  birth_date: 'date', expiry_date: 'date', issue_date: 'date', last_name: 'name', first_name: 'name', document_number: 'number',
+  personal_number: 'number', sex: 'sex', nationality: 'code', birth_place: 'text', address: 'text',
+};
+
+interface Label {
+  field: string;
+  line: Line;
+  /** Words of the label in its line (by index). */
+  from: number;
+  to: number;
+  box: Box;
+}
+
+function findLabels(lines: Line[]): Label[] {
+  const out: Label[] = [];
+  for (const line of lines) {
+    // Folded per word, with separators, so that `NOM/Surname` and `DATE DE NAISS / Date of birth` both match.
+    let text = '';
+    const at: number[] = [];
+    for (const [i, w] of line.words.entries()) {
+      const f = w.text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[’`´]/g, "'").replace(/[^\p{L}\p{N}'°#./-]+/gu, ' ').replace(/\//g, ' / ');
+      if (text) text += ' ';
+      for (let k = 0; k < f.length; k++) at.push(i);
+      at.push(i);
+      text += f;
+    }
+    let masked = text;
+    for (const [field, re] of LABELS) {
+      re.lastIndex = 0;
+      for (const m of masked.matchAll(re)) {
+        const from = at[m.index];
+        const to = at[m.index + m[0].length - 1] + 1;
+        masked = masked.slice(0, m.index) + '\u0000'.repeat(m[0].length) + masked.slice(m.index + m[0].length);
+        out.push({ field, line, from, to, box: union(line.words.slice(from, to).map((w) => w.bbox)) });
+      }
+    }
+  }
+  // One label printed in two languages (`data e skadimit/date of expiry`) is one label.
+  out.sort((a, b) => a.line.index - b.line.index || a.from - b.from);
+  const merged: Label[] = [];
+  for (const l of out) {
+    const prev = merged.at(-1);
+    if (prev && prev.line === l.line && prev.field === l.field && l.from <= prev.to + 1) {
+      prev.to = Math.max(prev.to, l.to);
+      prev.box = union(l.line.words.slice(prev.from, prev.to).map((w) => w.bbox));
+    } else merged.push({ ...l });
+  }
+  return merged;
+}
+
+interface Value {
+  value: string;
+  words: Word[];
+  line: Line;
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
+/** A date in `s` by the country's order: `MM/DD/YYYY` in the US, day first elsewhere; separators or none. */
+export function parseDate(s: string, monthFirst: boolean, whole = false): { value: string; compact: boolean } | null {
+  const m = (whole ? /^[^\d]{0,2}(\d{1,2})([-/. ]?)(\d{1,2})\2?[-/. ]?(\d{4})[^\d]{0,2}$/ : /(?<!\d)(\d{1,2})([-/. ]?)(\d{1,2})\2?[-/. ]?(\d{4})(?!\d)/).exec(s.replace(/\s*([-/.])\s*/g, '$1').replace(/[Oo](?=\d)|(?<=\d)[Oo]/g, '0'));
+  if (!m) return null;
+  const [a, b, y] = [Number(m[1]), Number(m[3]), Number(m[4])];
+  const [mo, d] = monthFirst ? [a, b] : [b, a];
+  if (y < 1900 || y > 2100 || mo < 1 || mo > 12 || d < 1 || d > 31) return null;
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  if (dt.getUTCDate() !== d) return null;
+  return { value: `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`, compact: m[2] === '' && m[0].length === 8 };
+}
+
+const isLabelWord = (w: string) => LABELS.some(([, re]) => {
+  re.lastIndex = 0;
+  const f = foldPhrase(w);
+  const ok = f.length > 1 && new RegExp(`^(?:${re.source})$`).test(f);
+  return ok;
+});
+
+/** A name value: words of letters (with ' - , .), without stray marks, labels or watermark words. */
+function nameWords(words: Word[]): Word[] {
+  const keep = words.filter((w) => {
+    const t = w.text.replace(/^[^\p{L}]+|[^\p{L}.,]+$/gu, '');
+    return t.length >= 2 && /^\p{Lu}[\p{L}'’.,-]*$/u.test(t) && !/^specimen$/i.test(t) && !isLabelWord(t) && w.confidence >= 0.3;
+  });
+  // The longest run of consecutive kept words.
+  let best: Word[] = [];
+  let run: Word[] = [];
+  for (const w of words) {
+    if (keep.includes(w)) run.push(w);
+    else run = [];
+    if (run.length > best.length) best = [...run];
+  }
+  return best;
+}
+
+const cleanName = (ws: Word[]) => ws.map((w) => w.text.replace(/^[^\p{L}]+|[^\p{L}.,]+$/gu, '')).join(' ').replace(/[\s,]+$/, '');
+
+/** Parses a value of a kind from words; null when they hold none. */
+function parse(kind: FieldKind, words: Word[], monthFirst: boolean): { value: string; words: Word[]; factor: number } | null {
+  if (words.length === 0) return null;
+  const text = words.map((w) => w.text).join(' ');
+  switch (kind) {
+    case 'date': {
+      // Try each window of up to 5 words (a date may be split: `13 07 1990`, `01 - 47`).
+      // The shortest window, leftmost first, so that the words are the date's own.
+      for (let i = 0; i < words.length; i++) {
+        for (let n = 1; n <= Math.min(5, words.length - i); n++) {
+          const ws = words.slice(i, i + n);
+          if (!/\d/.test(ws[0].text) || !/\d/.test(ws[n - 1].text)) continue;
+          const d = parseDate(ws.map((w) => w.text).join(' '), monthFirst, true);
+          if (d) return { value: d.value, words: ws, factor: d.compact ? 0.9 : 1 };
+        }
+      }
+      return null;
+    }
+    case 'sex': {
+      const w = words.find((x) => /^[MFX]$/.test(x.text.replace(/[^A-Za-z]/g, '')));
+      return w ? { value: w.text.replace(/[^A-Za-z]/g, ''), words: [w], factor: 1 } : null;
+    }
+    case 'code': {
+      const w = words.find((x) => /^[A-Z]{3}$/.test(x.text) && x.text in (ICAO_STATES as object));
+      return w ? { value: w.text, words: [w], factor: 1 } : null;
+    }
+    case 'number': {
+      const n = numberIn(words);
+      return n ? { ...n, factor: 1 } : null;
+    }
+    case 'name': {
+      const ws = nameWords(words);
+      return ws.length ? { value: cleanName(ws), words: ws, factor: 1 } : null;
+    }
+    case 'text': {
+      const ws = words.filter((w) => /\p{L}{3,}|\d/u.test(w.text) && !isLabelWord(w.text) && w.confidence >= 0.3);
+      const value = ws.map((w) => w.text.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}.]+$/gu, '')).join(' ').trim();
+      return value ? { value, words: ws, factor: 1 } : null;
+    }
+  }
+}
+
+/** A document number among words: letters and digits (at least 5 digits), groups joined by hyphens or spaces. */
+function numberIn(words: Word[]): { value: string; words: Word[] } | null {
+  let best: { value: string; words: Word[] } | null = null;
+  for (let i = 0; i < words.length; i++) {
+    for (let n = Math.min(5, words.length - i); n >= 1; n--) {
+      const ws = words.slice(i, i + n);
+      const raw = ws.map((w) => w.text).join(' ');
+      if (!/^[A-Z0-9](?:[A-Z0-9]|[ -](?=[A-Z0-9-])|-)*$/.test(raw)) continue;
+      const value = raw.replace(/\s*-\s*/g, '-').replace(/ /g, '');
+      const digits = value.replace(/\D/g, '').length;
+      if (digits < 5 || value.replace(/-/g, '').length > 14 || parseDate(raw, true) || parseDate(raw, false)) continue;
+      if (n > 1 && ws.slice(1).some((w) => /^[A-Z]{2,}$/.test(w.text) && w.text.length > 2)) continue;
+      if (!best || value.length > best.value.length) best = { value, words: ws };
+    }
+  }
+  return best;
+}
+
+/** Words of `line` inside a column [x0, x1) (by their centre). */
+const inColumn = (line: Line, x0: number, x1: number) => line.words.filter((w) => {
+  const c = (w.bbox[0] + w.bbox[2]) / 2;
+  return c >= x0 && c < x1;
+});
+
+function fieldFrom(v: { value: string; words: Word[]; factor: number }, line: Line, factor: number): ReadField {
+  const conf = v.words.reduce((s, w) => s + w.confidence, 0) / v.words.length;
+  return { value: v.value, confidence: round(Math.min(0.95, conf * v.factor * factor)), source: { page: line.page, bbox: union(v.words.map((w) => w.bbox)) }, origin: 'ocr' };
+}
+
+/**
+ * Reads the printed fields of an identity document's face: the catalogue fields of `entry` that are wanted, by
+ * label-value layout, then by position for a US card's unlabelled values. `country` decides the date order.
+ */
+export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntry, wanted: readonly string[], opts: { country: string | null; region?: IdFrontClassification['region'] }): Record<string, ReadField> {
+  const lines = prepareLines(raw.slice(0, MAX_CARD_LINES));
+  const monthFirst = opts.country === 'USA';
+  const want = new Set(wanted.filter((f) => entry.fields.includes(f)));
+  const out: Record<string, ReadField> = {};
+  const used = new Set<Word>();
+  const labels = findLabels(lines);
+  const labelWords = new Set(labels.flatMap((l) => l.line.words.slice(l.from, l.to)));
+  const put = (field: string, v: { value: string; words: Word[]; factor: number } | null, line: Line, factor: number) => {
+    if (!v || !want.has(field) || out[field]) return false;
+    if (v.words.some((w) => labelWords.has(w) || used.has(w))) return false;
+    out[field] = fieldFrom(v, line, factor);
+    for (const w of v.words) used.add(w);
+    return true;
+  };
+
+  // 1. Label-value layout: right of the label on its line, else below it in its column.
+  for (const label of labels) {
+    const kind = KIND_OF[label.field];
+    if (!kind || !want.has(label.field) || out[label.field]) continue;
+    const sameLine = labels.filter((o) => o.line === label.line && o.from > label.from).sort((a, b) => a.from - b.from)[0];
+    const right = label.line.words.slice(label.to, sameLine ? sameLine.from : undefined);
+    if (put(label.field, parse(kind, right, monthFirst), label.line, 1)) continue;
+    const prevOnLine = labels.filter((o) => o.line === label.line && o.from < label.from).sort((a, b) => b.from - a.from)[0];
+    const x0 = prevOnLine ? (prevOnLine.box[2] + label.box[0]) / 2 : label.box[0] - 0.12;
+    const x1 = sameLine ? sameLine.box[0] - 0.01 : 1;
+    // Below: the words under the label (by their centres), down to the next label in the column.
+    const mid = (label.box[1] + label.box[3]) / 2;
+    const h = label.box[3] - label.box[1];
+    for (const below of lines.filter((l) => l !== label.line && l.page === label.line.page && (l.bbox[1] + l.bbox[3]) / 2 > mid + h * 0.4 && l.bbox[1] < label.box[3] + 0.09).slice(0, 2)) {
+      const col = inColumn(below, x0, x1).filter((w) => (w.bbox[1] + w.bbox[3]) / 2 > mid + h * 0.5);
+      if (col.some((w) => labelWords.has(w))) break;
+      if (put(label.field, parse(kind, col, monthFirst), below, 0.95)) break;
+    }
+  }
+
+  // 2. A US card's address block: `NUMBER STREET` then `CITY, ST ZIP`; the name lines just above it.
+  let street: Line | null = null;
+  for (const [i, l] of lines.entries()) {
+    const c = cityLine(l);
+    if (!c) continue;
+    const st = lines.slice(Math.max(0, i - 3), i).reverse().find((s) => /(^|\s)\d{1,6}\s+[A-Z0-9][A-Za-z0-9.]*(\s|$)/.test(s.text) && s.bbox[1] > 0.4);
+    const cityWords = l.words.filter((w) => w.start >= c.cityAt && w.end <= c.cityAt + c.city.length + 1);
+    const city = ['', c.city, c.state, c.zip];
+    const region = c.state;
+    if (want.has('city') && cityWords.length) put('city', { value: city[1], words: cityWords, factor: 0.95 }, l, 1);
+    const zipWords = l.words.filter((w) => w.text.includes(city[3].slice(0, 5)));
+    if (zipWords.length) put('postal_code', { value: city[3], words: zipWords, factor: 0.95 }, l, 1);
+    if (st) {
+      street = st;
+      const m = /\d{1,6}\s+[A-Z0-9].*$/.exec(st.text)!;
+      const ws = st.words.filter((w) => w.end > m.index);
+      const addr = { value: ws.map((w) => w.text).join(' ').replace(/[^A-Za-z0-9.]+$/, ''), words: ws, factor: 0.95 };
+      if (want.has('address') && !want.has('city')) addr.value = `${addr.value}, ${city[1]}, ${region} ${city[3]}`;
+      put('address', addr, st, 1);
+    }
+    break;
+  }
+  if (street && (want.has('last_name') || want.has('first_name')) && !out.last_name) {
+    const x0 = street.words.find((w) => /^\d/.test(w.text))?.bbox[0] ?? street.bbox[0];
+    const names: Array<{ line: Line; words: Word[] }> = [];
+    for (const l of lines.filter((o) => o.page === street.page && o.bbox[3] <= street.bbox[1] + 0.01 && o.bbox[1] > street.bbox[1] - 0.2).reverse()) {
+      const ws = nameWords(l.words.filter((w) => w.bbox[0] >= x0 - 0.04 && !labelWords.has(w)));
+      if (ws.length === 0 || ws.some((w) => /\d/.test(w.text))) break;
+      names.unshift({ line: l, words: ws });
+      if (names.length === 2) break;
+    }
+    if (names.length === 2) {
+      put('last_name', { value: cleanName(names[0].words), words: names[0].words, factor: 0.85 }, names[0].line, 1);
+      put('first_name', { value: cleanName(names[1].words), words: names[1].words, factor: 0.85 }, names[1].line, 1);
+    } else if (names.length === 1) {
+      const ws = names[0].words;
+      // One name line: a single word is the family name; several are "GIVEN ... FAMILY" (less sure).
+      put('last_name', { value: cleanName(ws.slice(-1)), words: ws.slice(-1), factor: ws.length === 1 ? 0.8 : 0.6 }, names[0].line, 1);
+      if (ws.length > 1) put('first_name', { value: cleanName(ws.slice(0, -1)), words: ws.slice(0, -1), factor: 0.6 }, names[0].line, 1);
+    }
+  }
+
+  // 3. Unlabelled dates by position: the earliest is the birth, the latest the expiry, one between them the issue.
+  const dates: Array<{ value: string; words: Word[]; factor: number; line: Line }> = [];
+  for (const l of lines) {
+    const ws = l.words.filter((w) => !used.has(w) && !labelWords.has(w));
+    for (let i = 0; i < ws.length; i++) {
+      const d = parse('date', ws.slice(i, i + 5), monthFirst);
+      if (d && d.words[0] === ws[i]) {
+        dates.push({ ...d, line: l });
+        i += d.words.length - 1;
+      }
+    }
+  }
+  if (dates.length > 0) {
+    const sorted = [...dates].sort((a, b) => a.value.localeCompare(b.value));
+    const birth = sorted[0];
+    const last = sorted.at(-1)!;
+    const known = (f: string) => (out[f]?.value as string | undefined) ?? null;
+    const adult = (d: string) => Number(d.slice(0, 4)) <= new Date().getUTCFullYear() - 10;
+    const today = new Date().toISOString().slice(0, 10);
+    if (!known('birth_date') && adult(birth.value) && (!known('expiry_date') || birth.value < known('expiry_date')!)) put('birth_date', birth, birth.line, 0.75);
+    if (!known('expiry_date') && last !== birth && (!known('birth_date') || last.value > known('birth_date')!)) put('expiry_date', last, last.line, 0.75);
+    const b = known('birth_date');
+    const e = known('expiry_date');
+    const mid = sorted.find((d) => !d.words.some((w) => used.has(w)) && (!b || d.value > b) && (!e || d.value < e) && d.value <= today);
+    if (mid && !known('issue_date')) put('issue_date', mid, mid.line, 0.7);
+  }
+
+  // 4. An unlabelled document number: the highest token of letters and digits that is no date, ZIP or address.
+  if (want.has('document_number') && !out.document_number) {
+    for (const l of lines) {
+      if (l === street || /\b[A-Z]{2}\.?\s+\d{5}\b/.test(l.text)) continue;
+      const n = numberIn(l.words.filter((w) => !used.has(w) && !labelWords.has(w) && w.confidence >= 0.05));
+      if (n && n.value.replace(/-/g, '').length <= 12 && put('document_number', { ...n, factor: 1 }, l, 0.7)) break;
+    }
+  }
+
+  if (want.has('region') && opts.region && !out.region) out.region = { value: opts.region.value, confidence: opts.region.confidence, source: { page: opts.region.page, bbox: opts.region.bbox }, origin: 'ocr' };
+  if (want.has('issuing_country') && opts.country && !out.issuing_country) out.issuing_country = { value: opts.country, confidence: 0.8, source: null, origin: 'ocr' };
+  return out;
+}

@@ -1,0 +1,162 @@
+/**
+ * The ID-front rules (providers/local/text/id-front.ts) on the OCR output of the tune files of
+ * ../shared/testdata/documents-dev/id-fronts/, captured by test/fixtures/id-fronts/capture.ts (lines with word
+ * boxes, as live mode's page OCR gives them), and on small hand-made layouts for the rules themselves.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { classifyIdFront, parseDate, readIdFrontFields, stateOfZip } from '../../../server/src/providers/local/text/id-front.ts';
+import type { Box, TextLine } from '../../../server/src/providers/local/types.ts';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/id-fronts');
+const ocr = (name: string): TextLine[] => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')).lines;
+
+function read(name: string) {
+  const lines = ocr(name);
+  const c = classifyIdFront(lines);
+  expect(c).not.toBeNull();
+  const entry = getEntry(c!.type)!;
+  return { c: c!, fields: readIdFrontFields(lines, entry, entry.fields, { country: c!.country, region: c!.region }) };
+}
+
+const inside = (inner: Box, outer: Box) => inner[0] >= outer[0] - 0.01 && inner[1] >= outer[1] - 0.01 && inner[2] <= outer[2] + 0.01 && inner[3] <= outer[3] + 0.01;
+
+describe('ID fronts read from their OCR (tune files)', () => {
+  it('a Tennessee licence: its type, country and state (TH misread, told by its ZIP), number, names, dates (month first)', () => {
+    const { c, fields } = read('zerox__0023.json');
+    expect(c).toMatchObject({ type: 'us_drivers_license', country: 'USA', region: { value: 'TN' } });
+    expect(c.confidence).toBeGreaterThanOrEqual(0.7);
+    expect(fields.document_number.value).toBe('123456789');
+    expect(fields.last_name.value).toBe('SAMPLE');
+    expect(fields.first_name.value).toBe('JANICE');
+    expect(fields.birth_date.value).toBe('1974-02-11');
+    expect(fields.expiry_date.value).toBe('2026-02-11');
+    expect(fields.region.value).toBe('TN');
+    expect(fields.postal_code.value).toBe('37210');
+    // The state was not printed right: its confidence says so.
+    expect(fields.region.confidence).toBeLessThan(0.6);
+  });
+
+  it('a Hawaii licence: hyphenated number, issue date under its label, the address block, one name line', () => {
+    const { c, fields } = read('veryfi-nodejs__driver_license.json');
+    expect(c).toMatchObject({ type: 'us_drivers_license', country: 'USA', region: { value: 'HI' } });
+    expect(fields.document_number.value).toBe('01-47-87441');
+    expect(fields.issue_date.value).toBe('1998-06-18');
+    expect(fields.expiry_date.value).toBe('2008-06-03');
+    expect(fields.last_name.value).toBe('McLOVIN');
+    expect(fields.first_name).toBeUndefined();
+    expect(fields.address.value).toBe('892 MOMONA ST');
+    expect(fields.city.value).toBe('HONOLULU');
+  });
+
+  it('an Ohio licence whose title the OCR lost: a US licence by its labels, with a low confidence', () => {
+    const { c, fields } = read('zerox__0022.json');
+    expect(c.type).toBe('us_drivers_license');
+    expect(c.confidence).toBeLessThan(0.5);
+    expect(fields.expiry_date.value).toBe('2012-07-09');
+    expect(fields.issue_date.value).toBe('2009-04-01');
+    expect(fields.document_number.value).toBe('TL545786');
+    // Read from words the OCR was unsure of: it says so.
+    expect(fields.document_number.confidence).toBeLessThan(0.3);
+  });
+
+  it('a French CNI 2021: bilingual labels, values below them in their columns, dates day first', () => {
+    const { c, fields } = read('kby-ai__3.json');
+    expect(c).toMatchObject({ type: 'fr_cni', country: 'FRA', region: null });
+    expect(c.confidence).toBeGreaterThanOrEqual(0.85);
+    expect(fields.document_number.value).toBe('D2H6862M2');
+    expect(fields.last_name.value).toBe('MARTIN'); // the SPECIMEN watermark is no name
+    expect(fields.first_name.value).toBe('Maélis-Gaélle, Marie');
+    expect(fields.birth_date.value).toBe('1990-07-13');
+    expect(fields.expiry_date.value).toBe('2030-02-11');
+    expect(fields.sex.value).toBe('F');
+    expect(fields.nationality.value).toBe('FRA');
+    expect(fields.birth_place.value).toBe('PARIS');
+  });
+
+  it('an Albanian card: a national ID card of ALB; the label columns keep issue and expiry apart', () => {
+    const { c, fields } = read('SIDTD__fake_ir_alb00.json');
+    expect(c).toMatchObject({ type: 'national_id_card', country: 'ALB' });
+    expect(fields.document_number.value).toBe('367253746');
+    expect(fields.personal_number.value).toBe('J11120296E');
+    expect(fields.last_name.value).toBe('Agani');
+    expect(fields.first_name.value).toBe('Adnan');
+    expect(fields.birth_date.value).toBe('1991-11-20');
+    expect(fields.expiry_date.value).toBe('2029-04-13');
+    // The issue date is printed unreadably (8304-2019): nothing is invented.
+    expect(fields.issue_date).toBeUndefined();
+  });
+
+  it('every field has a box inside its line and a confidence from its words; no value is a label', () => {
+    for (const name of fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.json'))) {
+      const lines = ocr(name);
+      const { fields } = read(name);
+      for (const [k, f] of Object.entries(fields)) {
+        expect(f.confidence, `${name} ${k}`).toBeGreaterThan(0);
+        expect(f.confidence).toBeLessThanOrEqual(0.95);
+        if (k === 'issuing_country') continue;
+        expect(f.source?.bbox, `${name} ${k}`).toBeTruthy();
+        const extent = (l: TextLine): Box => [Math.min(l.bbox[0], ...l.words!.map((w) => w.bbox[0])), Math.min(l.bbox[1], ...l.words!.map((w) => w.bbox[1])), Math.max(l.bbox[2], ...l.words!.map((w) => w.bbox[2])), Math.max(l.bbox[3], ...l.words!.map((w) => w.bbox[3]))];
+        expect(lines.some((l) => inside(f.source!.bbox!, extent(l))), `${name} ${k}`).toBe(true);
+        expect(String(f.value)).not.toMatch(/\b(surname|given names?|date of birth|expiry|sex|nationality|document no)\b/i);
+      }
+    }
+  });
+});
+
+/** A line of words laid out left to right at height y (boxes proportional to the text). */
+function line(y: number, ...cells: Array<[number, string]>): TextLine {
+  const words = cells.flatMap(([x, text]) => {
+    let at = x;
+    return text.split(' ').map((w) => {
+      const bbox: Box = [at, y, at + w.length * 0.012, y + 0.03];
+      at += w.length * 0.012 + 0.01;
+      return { text: w, bbox, confidence: 0.9 };
+    });
+  });
+  return { page: 1, text: words.map((w) => w.text).join(' '), bbox: [words[0].bbox[0], y, words.at(-1)!.bbox[2], y + 0.03], confidence: 0.9, words };
+}
+
+describe('the rules', () => {
+  it('US titles and states: a state id, a passport card, a green card; a state named in full', () => {
+    const id = classifyIdFront([line(0.05, [0.1, 'PENNSYLVANIA']), line(0.1, [0.1, 'IDENTIFICATION CARD']), line(0.5, [0.4, 'DOB 01/07/1973'])]);
+    expect(id).toMatchObject({ type: 'us_state_id', country: 'USA', region: { value: 'PA' }, confidence: 0.9 });
+    expect(classifyIdFront([line(0.05, [0.1, 'UNITED STATES OF AMERICA']), line(0.1, [0.1, 'PASSPORT CARD'])])?.type).toBe('us_passport_card');
+    expect(classifyIdFront([line(0.05, [0.1, 'UNITED STATES OF AMERICA']), line(0.1, [0.1, 'PERMANENT RESIDENT'])])?.type).toBe('us_permanent_resident_card');
+    // A passport card is not the Irish one without Ireland.
+    expect(classifyIdFront([line(0.1, [0.1, 'PASSPORT CARD']), line(0.5, [0.1, 'USA'])])?.type).toBe('us_passport_card');
+  });
+
+  it('text that is no ID card gives nothing', () => {
+    expect(classifyIdFront([line(0.1, [0.1, 'INVOICE 2024-001']), line(0.2, [0.1, 'Total 12.50 EUR'])])).toBeNull();
+    // A US address is no card; nor is a long text that names one (a report about licences).
+    expect(classifyIdFront([line(0.1, [0.1, 'ACME STORE']), line(0.2, [0.1, 'COLUMBUS, OH 43223']), line(0.3, [0.1, 'TOTAL 12.50'])])).toBeNull();
+    expect(classifyIdFront(Array.from({ length: 201 }, (_, i) => line(i / 201, [0.1, 'DRIVER LICENSE CALIFORNIA'])))).toBeNull();
+  });
+
+  it('dates by the country order; ZIP prefixes to states', () => {
+    expect(parseDate('02/11/1974', true)?.value).toBe('1974-02-11');
+    expect(parseDate('02/11/1974', false)?.value).toBe('1974-11-02');
+    expect(parseDate('13 07 1990', false)?.value).toBe('1990-07-13');
+    expect(parseDate('11022030', false)).toEqual({ value: '2030-02-11', compact: true });
+    expect(parseDate('13/02/2000', true)).toBeNull(); // no 13th month in the US order
+    expect([stateOfZip('96820'), stateOfZip('37210'), stateOfZip('43223'), stateOfZip('17101')]).toEqual(['HI', 'TN', 'OH', 'PA']);
+  });
+
+  it('a label on the same line gives its value; a value below a label in another column is not taken', () => {
+    const lines = [
+      line(0.05, [0.1, 'CALIFORNIA']), line(0.1, [0.1, 'DRIVER LICENSE']),
+      line(0.3, [0.4, 'DL I1234568']), line(0.4, [0.4, 'EXP 08/31/2014']),
+      line(0.5, [0.4, 'LN CARDHOLDER']), line(0.55, [0.4, 'FN IMA']),
+      line(0.6, [0.4, 'DOB 08/31/1977']), line(0.7, [0.4, 'SEX F']),
+    ];
+    const c = classifyIdFront(lines)!;
+    expect(c).toMatchObject({ type: 'us_drivers_license', region: { value: 'CA' } });
+    const f = readIdFrontFields(lines, getEntry(c.type)!, getEntry(c.type)!.fields, { country: c.country, region: c.region });
+    expect(Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v.value]))).toMatchObject({
+      document_number: 'I1234568', expiry_date: '2014-08-31', last_name: 'CARDHOLDER', first_name: 'IMA', birth_date: '1977-08-31', sex: 'F', region: 'CA',
+    });
+  });
+});
