@@ -13,6 +13,7 @@ import type { CatalogueEntry, FieldSchema } from '../../../catalogue/index.ts';
 import type { ReadField } from '../../types.ts';
 import type { Box, TextLine } from '../types.ts';
 import { detectCountry, findIbans, findTaxIds, type IdMatch } from './ids.ts';
+import { isTill, receiptTotal, tillLayout } from './receipt.ts';
 import {
   documentDayFirst,
   findAmounts,
@@ -128,7 +129,7 @@ const FIELD_LABELS: Record<string, { kind: Kind; labels: string[]; exclude?: Reg
   birth_date: { kind: 'date', labels: ['fecha de nacimiento', 'f\\. nacimiento', 'date of birth', 'birth date', 'dob', 'date de naissance', 'ne\\(?e?\\)? le', 'data de nascimento', 'geburtsdatum', 'geboren am', 'geboortedatum', 'data di nascita', 'nato il'] },
   expiry_date: { kind: 'date', labels: ['fecha de caducidad', 'caducidad', 'valido hasta', 'valid until', 'valid thru', 'expiry date', 'expiration date', 'expires', 'date d.?expiration', 'valable jusqu.?au', 'validade', 'valido ate', 'gultig bis', 'geldig tot', 'scadenza', 'valida fino al'] },
   issue_date: { kind: 'date', labels: ['fecha de expedicion', 'fecha de emision', 'expedido el', 'date of issue', 'issue date', 'issued on', 'date d.?emission', 'delivre le', 'fait le', 'data de emissao', 'emitido em', 'ausgestellt am', 'ausstellungsdatum', 'datum van afgifte', 'data di rilascio', 'rilasciato il', 'fecha', 'date', 'datum', 'data'], exclude: L.date_exclude },
-  payment_date: { kind: 'date', labels: ['fecha de pago', 'fecha (de )?operacion', 'fecha valor', 'payment date', 'paid on', 'date de paiement', 'date d.?operation', 'data de pagamento', 'data do pagamento', 'zahlungsdatum', 'betaaldatum', 'data di pagamento', 'data operazione', 'fecha de cargo'] },
+  payment_date: { kind: 'date', labels: ['date paid', 'fecha de pago', 'fecha (de )?operacion', 'fecha valor', 'payment date', 'paid on', 'date de paiement', 'date d.?operation', 'data de pagamento', 'data do pagamento', 'zahlungsdatum', 'betaaldatum', 'data di pagamento', 'data operazione', 'fecha de cargo'] },
   due_date: { kind: 'date', labels: L.due_date },
   start_date: { kind: 'date', labels: ['fecha de alta', 'fecha de inicio', 'fecha inicio', 'fecha de antiguedad', 'antiguedad', 'start date', 'date of hire', 'date d.?entree', 'date de debut', 'data de inicio', 'data de admissao', 'eintrittsdatum', 'beginn', 'startdatum', 'data di inizio', 'data di assunzione', 'desde'] },
   end_date: { kind: 'date', labels: ['fecha de baja', 'fecha de fin', 'fecha fin', 'end date', 'date de fin', 'date de sortie', 'data de fim', 'data de cessacao', 'austrittsdatum', 'einddatum', 'data di fine', 'hasta'] },
@@ -223,9 +224,29 @@ function extract(entry: CatalogueEntry, raw: readonly TextLine[], wanted: readon
     if (!c || !want.has(name) || out[name]) return;
     const value = conform(schema[name], c.value);
     if (value === null) return;
+    // An issue or payment date years ahead is a misreading (`2078` for `2018`), not a date to report.
+    if ((name === 'issue_date' || name === 'payment_date') && typeof value === 'string' && Number(value.slice(0, 4)) > new Date().getUTCFullYear() + 1) return;
     out[name] = { value, confidence: round(c.confidence * c.line.confidence), source: { page: c.line.page, bbox: c.box } };
   };
 
+  // A till receipt (whatever its type): the grand total by label-value layout, cash - change as proof.
+  // A payment receipt that is no till (an online receipt) keeps the same rules when a strong total label says
+  // what was paid (`Amount paid`, `Grand total`).
+  const till = isTill(tillLayout(lines));
+  const receiptType = entry.type === 'payment_receipt' || entry.type === 'es_simplified_invoice';
+  const paid = till || receiptType ? receiptTotal(lines, ctx.amounts) : null;
+  if (till || (paid?.strong && receiptType)) {
+    const t = paid;
+    const total: Candidate | null = t ? { value: t.value, confidence: t.confidence, line: t.line, box: spanBox(t.line, t.start, t.end), priority: 3 } : null;
+    set('total_amount', total);
+    set('amount', total);
+    if (total) set('currency', currencyOf(ctx, total));
+    if (till) {
+      const date = receiptDate(ctx);
+      set('issue_date', date);
+      set('payment_date', date);
+    }
+  }
   if (invoiceLike) {
     const totals = invoiceTotals(ctx);
     set('total_amount', totals.total);
@@ -535,6 +556,28 @@ function invoiceDate(ctx: Ctx): Candidate | null {
     if (d) return { value: d.value, confidence: 0.45, line, box: spanBox(line, d.start, d.end), priority: 1 };
   }
   return null;
+}
+
+/** What a receipt's date is not: a due, expiry, birth or warranty date. */
+const RECEIPT_DATE_EXCLUDE = /(due|expir|exp\.?\s*date|valid|birth|warrant|best before|mhd|check.?in|check.?out)/;
+
+/**
+ * A receipt's date: a labelled one, else the first date printed (the document's order) on a line with a time of
+ * day, else the first date; never a date in the future (an OCR misreading: `2078`).
+ */
+function receiptDate(ctx: Ctx): Candidate | null {
+  const maxYear = new Date().getUTCFullYear() + 1;
+  const plausible = (d: DateMatch) => Number(d.value.slice(0, 4)) <= maxYear && Number(d.value.slice(0, 4)) >= 1990;
+  const found: Array<Candidate & { time: boolean; label: boolean }> = [];
+  for (const line of ctx.lines) {
+    if (RECEIPT_DATE_EXCLUDE.test(line.fold)) continue;
+    const d = ctx.dates[line.index].find(plausible);
+    if (!d) continue;
+    const label = /(?<![\p{L}])(date|dated|fecha|datum|data|tarikh)(?![\p{L}])/u.test(line.fold.slice(0, d.start));
+    const time = /(?<!\d)([01]?\d|2[0-3])[:.][0-5]\d(?!\d)/.test(line.fold.slice(d.end));
+    found.push({ value: d.value, confidence: label ? 0.85 : time ? 0.8 : 0.6, line, box: spanBox(line, d.start, d.end), priority: 2, time, label });
+  }
+  return found.find((c) => c.label) ?? found.find((c) => c.time) ?? found[0] ?? null;
 }
 
 const CUSTOMER_RE = labelRe([...L.customer, 'your vat', 'uw btw', 'votre (n[°o] de )?tva', 'ihre ust', 'su nif', 'vat no\\.? of customer']);
