@@ -59,7 +59,11 @@ function compact(lines: TextLine[]): TextLine[] {
 mkdirSync(OUT, { recursive: true });
 for (const t of truth) {
   const file = join(OUT, `${t.path.replace(/\//g, '__')}.json`);
-  if (existsSync(file) && !fixtures.includes(basename(t.path))) continue;
+  const fixture = fixtures.includes(basename(t.path));
+  if (existsSync(file)) {
+    if (fixture) writeFixture(t.path, (JSON.parse(readFileSync(file, 'utf8')) as { lines: TextLine[] }).lines);
+    continue;
+  }
   const t0 = performance.now();
   // A page OCR that fails or runs past its budget gives no text in live mode either: recorded as such.
   let error: string | null = null;
@@ -67,10 +71,12 @@ for (const t of truth) {
   const ms = performance.now() - t0;
   writeFileSync(file, JSON.stringify({ path: t.path, ms: Math.round(ms), lines, error }));
   console.log(`${t.path}\t${lines.length} lines\t${(ms / 1000).toFixed(1)} s${error ? `\t${error}` : ''}`);
-  if (fixtures.includes(basename(t.path))) {
-    const dir = join(ROOT, 'test/unit/local/fixtures/receipts');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${basename(t.path).replace(/\.[^.]+$/, '')}.json`), `${JSON.stringify({ source: `documents-dev/${t.path}`, lines }, null, 0)}\n`);
-  }
+  if (fixture) writeFixture(t.path, lines);
+}
+
+function writeFixture(path: string, lines: TextLine[]): void {
+  const dir = join(ROOT, 'test/unit/local/fixtures/receipts');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${basename(path).replace(/\.[^.]+$/, '')}.json`), `${JSON.stringify({ source: `documents-dev/${path}`, lines })}\n`);
 }
 await terminateOcr();

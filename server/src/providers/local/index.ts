@@ -292,8 +292,17 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   let text: TextClassification | null = null;
   /** The embedded e-invoice's amounts, whole: what invoice_totals checks (Reading.invoice). */
   let invoice: Reading['invoice'];
-  if (ev.lines.length > 0 && opts.readers.has('text')) {
-    text = m.classifyText(ev.lines);
+  // Several receipts photographed side by side: `multiple_documents`, and the first (leftmost) one is read.
+  let textLines = ev.lines;
+  if (ev.pageCount === 1 && ev.pages.length === 1 && ev.pages[0].lines.length > 0) {
+    const documents = m.splitDocuments(ev.lines);
+    if (documents.length > 1) {
+      warnings.add('multiple_documents');
+      textLines = documents[0];
+    }
+  }
+  if (textLines.length > 0 && opts.readers.has('text')) {
+    text = m.classifyText(textLines);
     used.set('rules', R.rules);
   }
 
@@ -339,7 +348,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
     const wanted = wantedFields(entry, input.extract);
     const missing = wanted.filter((f) => !(f in found));
     if (missing.length > 0 && ev.lines.length > 0 && opts.readers.has('text')) {
-      const extracted = m.extractFields(entry, ev.lines, missing, { language: text?.language?.code, country: text?.country ?? undefined });
+      const extracted = m.extractFields(entry, textLines, missing, { language: text?.language?.code, country: text?.country ?? undefined });
       for (const [k, f] of Object.entries(extracted)) if (f && f.value !== null && f.value !== undefined) found[k] = { ...f, origin: f.origin ?? (ev.pages.some((p) => p.lines.length) ? 'ocr' : 'text') };
       used.set('rules', R.rules);
     }

@@ -17,6 +17,7 @@ import { isTill, receiptTotal, tillLayout } from './receipt.ts';
 import {
   documentDayFirst,
   findAmounts,
+  foldKeep,
   findDates,
   guessLanguage,
   prepareLines,
@@ -397,6 +398,7 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     .replace(/[\s,;:]+$/, '')
     .trim();
   if (t.length < 2 || !/\p{L}{2}/u.test(t) || (t.match(/\d/g) ?? []).length > t.length / 3) return null;
+  if (isLabel(t)) return null;
   if (/^[(\[*]/.test(t) || t.split(/\s+/).length > 8) return null;
   return { value: t, start: from, end: from + t.length };
 }
@@ -425,6 +427,25 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
     }
   }
   return null;
+}
+
+/**
+ * Words that label a value and are never one (en, es, fr, pt, de, nl, it; folded): a text made only of them is
+ * the next label, not the value (`Account No.`, `Shipping Address`, `Invoice Date`).
+ */
+const LABEL_WORDS = new Set(
+  `account acct no nr num number numero nummer n° # shipping billing bill ship to from address addr name customer client
+  invoice date due total subtotal sub description desc qty quantity amount price unit tax vat gst tva iva btw mwst ust
+  phone tel telephone fax email e-mail mail iban bic swift reference ref balance payment terms page code id order item
+  items rate sort of the details information info sold by remit bank holder beneficiary signature
+  cuenta direccion nombre cliente factura fecha importe cantidad precio pago referencia telefono correo banco titular
+  compte adresse nom facture montant prix paiement banque titulaire conta morada nome fatura valor pagamento
+  konto adresse rechnung datum betrag menge preis zahlung bankverbindung inhaber kunde
+  rekening adres naam klant factuur bedrag prijs betaling indirizzo cliente fattura importo prezzo pagamento`.split(/\s+/),
+);
+function isLabel(text: string): boolean {
+  const words = foldKeep(text).replace(/[.:#()/,\-–|]+/g, ' ').trim().split(/\s+/).filter(Boolean);
+  return words.length > 0 && words.length <= 4 && words.every((w) => LABEL_WORDS.has(w));
 }
 
 function cellEnd(line: Line, from: number): number {

@@ -4,3 +4,4 @@ export { parseInvoiceXml, readEmbeddedInvoice, type EmbeddedInvoice } from './em
 export { extractFields, type ExtractOptions } from './extract.ts';
 export { detectCountry, findIbans, findTaxIds } from './ids.ts';
 export { findAmounts, findDates, guessLanguage, parseNumber } from './normalize.ts';
+export { splitDocuments } from './receipt.ts';
