@@ -68,9 +68,9 @@ const L = {
     'totaal incl\\.?', 'te betalen', 'totaalbedrag', 'factuur totaal', 'factuurbedrag', 'gesamtbetrag', 'rechnungsbetrag',
     'endbetrag', 'zu zahlen', 'zahlbetrag', 'bruttobetrag', 'gesamtsumme', 'total factura', 'importe total', 'total a pagar',
     'total importe', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'valor total', 'total da fatura',
-    'total a liquidar', 'amount payable', 'total payable', 'total amount',
+    'total a liquidar', 'amount payable', 'total payable', 'total amount', 'saldo adeudado', 'importe adeudado', 'saldo a pagar',
   ],
-  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt'],
+  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
@@ -78,7 +78,7 @@ const L = {
     'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
     'base tributavel', 'valor sem iva', 'amount untaxed', 'total excl\\.?( vat| tax)?', 'total before tax', 'grondslag', 'warenwert',
   ],
-  base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total'],
+  base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total', 'total parcial'],
   tax: [
     'total tax', 'total vat', 'total tva', 'montant( eur)? tva', '(ust|mwst)\\.? gesamt', 'gesamt (ust|mwst)', 'steuerbetrag', 'tva', 'vat', 'iva', 'cuota iva', 'btw bedrag', 'btw', 'mwst', 'ust',
     'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
@@ -385,7 +385,8 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     if (!mm || !/\d/.test(mm[1])) return null;
     const s = from + pre.length;
     // Not a date or an amount with its currency.
-    if (ctx.dates[i].some((d) => s < d.end && s + mm[1].length > d.start)) return null;
+    // Not a date (`Invoice ID: 2024-03-10t172205` is an id that starts with one: the token runs on past the date).
+    if (ctx.dates[i].some((d) => s < d.end && s + mm[1].length > d.start && !(d.start === s && s + mm[1].length > d.end + 1))) return null;
     return { value: mm[1], start: s, end: s + mm[1].length };
   }
   // text: letters, up to the end of the cell; no mostly-numeric strings.
@@ -419,7 +420,9 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
     if (v) return { value: v.value, confidence: 0.85, line, box: spanBox(line, v.start, v.end), priority };
     // Below the label only when the label closes its cell (a table header), not in running text.
     const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length));
-    const below = kind === 'text' && !closes ? null : lineBelow(ctx, line);
+    // Below a table's header row (`Description Qty Price Tax Amount`) sits an item, not the label's value.
+    const header = kind === 'amount' && TABLE_HEADER.test(line.fold);
+    const below = ((kind === 'text' || kind === 'amount') && !closes) || header ? null : lineBelow(ctx, line);
     if (below) {
       const span = alignedSpan(below, spanBox(line, hit.start, hit.end));
       const w = span ? valueIn(ctx, kind, below, span.start, span.end) : null;
@@ -459,6 +462,10 @@ function cellEnd(line: Line, from: number): number {
 
 // ------------------------------------------------------------------ invoices
 
+/** Two or more column titles of an item table on one line. */
+const TABLE_HEADER =
+  /(?=(?:.*?(?<![\p{L}])(description|descripcion|desc|qty|quantity|cantidad|cant|precio|price|unit|unitario|rate|hours|menge|preis|beschreibung|bezeichnung|einzelpreis|prix|designation|quantite|qte|aantal|prijs|omschrijving|quantita|prezzo|descrizione|item|articulo)(?![\p{L}])){2})/u;
+
 function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | null; tax: Candidate | null; rate: Candidate | null } {
   const collect = (labels: readonly string[], exclude: RegExp | null, priority: number, exclusive: RegExp | null): Candidate[] => {
     const out: Candidate[] = [];
@@ -472,6 +479,11 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
       let where = line;
       let conf = 0.8;
       if (!v) {
+        // A table's header row (`Description Qty Price Total`): the cell below is an item's, not the total.
+        if (TABLE_HEADER.test(line.fold)) continue;
+        // Below the label only when the label ends its line or cell (a heading), not inside running text.
+        const cellRest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
+        if (!/^\s*[:\-–.]?\s*(\(?[€$£%]\)?)?\s*$/.test(cellRest)) continue;
         const below = lineBelow(ctx, line);
         const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end)) : null;
         v = below && span ? valueIn(ctx, 'amount', below, span.start, span.end) : null;
