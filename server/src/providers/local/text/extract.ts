@@ -81,7 +81,7 @@ const L = {
   base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total', 'total parcial'],
   tax: [
     'total tax', 'total vat', 'total tva', 'montant( eur)? tva', '(ust|mwst)\\.? gesamt', 'gesamt (ust|mwst)', 'steuerbetrag', 'tva', 'vat', 'iva', 'cuota iva', 'btw bedrag', 'btw', 'mwst', 'ust',
-    'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
+    'taxe sur la valeur ajoutee', 'value added tax', 'impuesto sobre el valor anadido', 'taxe', 'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
   ],
   tax_exclude: /(excl|exclusief|inclus|incl\.|\bht\b|hors|base|grondslag|nummer|number|\bn[°o]\b|\bid\b|reg|intracom|no\.|tin|pan)/,
   issue_date_strong: [
