@@ -4,7 +4,8 @@
  * layout is a receipt type, not an invoice; the grand total comes from the TOTAL-like line (not a subtotal, a
  * "supplies" line, a tax or a tender line), proven by cash - change; decimal points lost by OCR are repaired only
  * on labelled till lines; dates come in the document's order; a label is never a value; several receipts side by
- * side are reported as several documents, the first read.
+ * side are reported as several documents, the first read; invoice rules: no value under a table header row, "Saldo
+ * adeudado" is a total, an id that starts with a date is an id.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -125,5 +126,37 @@ describe('several receipts in one photo', () => {
     expect(docs).toHaveLength(2);
     expect(docs[0].map((l) => l.text)).toEqual(left.map((l) => l.text));
     for (const name of RECEIPTS) expect(splitDocuments(fixture(name).lines), name).toHaveLength(1);
+  });
+});
+
+describe('invoice labels and values', () => {
+  /** Lines with word boxes, columns where the text has two or more spaces. */
+  const table = (rows: string[]): TextLine[] =>
+    rows.map((row, i) => {
+      const y0 = 0.3 + i * 0.03;
+      const words: NonNullable<TextLine['words']> = [];
+      let x = 0.05;
+      for (const cell of row.split(/\s{2,}/)) {
+        for (const w of cell.split(' ')) {
+          words.push({ text: w, bbox: [x, y0, x + 0.012 * w.length, y0 + 0.015], confidence: 0.95 });
+          x += 0.012 * w.length + 0.01;
+        }
+        x += 0.08;
+      }
+      return { page: 1, text: row.replace(/\s{2,}/g, ' '), bbox: [0.05, y0, x, y0 + 0.015], words, confidence: 0.95 };
+    });
+  const invoice = getEntry('invoice')!;
+  it('the cell under a table header row is an item, not the total or the tax', () => {
+    const f = extractFields(invoice, table(['INVOICE', 'Invoice number: A-100', 'Description  Qty  Unit price  Tax  Amount', 'Subscription  1  20.00  0%  20.00', 'Total  20.00']), []);
+    expect(f.total_amount?.value).toBe(20);
+    expect(f.tax_amount).toBeUndefined();
+  });
+  it('"Saldo adeudado" is the total to pay, above a partial total', () => {
+    const f = extractFields(getEntry('es_invoice')!, table(['FACTURA INV/2024/00005', 'TOTAL PARCIAL  1419.00', 'TOTAL IMPUESTOS  302.00', 'Saldo adeudado  1721.00']), []);
+    expect(f.total_amount?.value).toBe(1721);
+  });
+  it('an invoice id that starts with a date is an id, a date alone is not', () => {
+    expect(extractFields(invoice, table(['Invoice', 'Invoice ID: 2024-03-10t172205', 'Issuing Date: 2024-03-10']), []).invoice_number?.value).toBe('2024-03-10t172205');
+    expect(extractFields(invoice, table(['Invoice', 'Invoice ID: 2024-03-10']), []).invoice_number).toBeUndefined();
   });
 });
