@@ -294,8 +294,17 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
   let invoice: Reading['invoice'];
   /** The printed face of an identity document, when the text is one (text/id-front.ts). */
   let front: IdFrontClassification | null = null;
-  if (ev.lines.length > 0 && opts.readers.has('text')) {
-    text = m.classifyText(ev.lines);
+  // Several receipts photographed side by side: `multiple_documents`, and the first (leftmost) one is read.
+  let textLines = ev.lines;
+  if (ev.pageCount === 1 && ev.pages.length === 1 && ev.pages[0].lines.length > 0) {
+    const documents = m.splitDocuments(ev.lines);
+    if (documents.length > 1) {
+      warnings.add('multiple_documents');
+      textLines = documents[0];
+    }
+  }
+  if (textLines.length > 0 && opts.readers.has('text')) {
+    text = m.classifyText(textLines);
     front = m.classifyIdFront(ev.lines);
     used.set('rules', R.rules);
   }
@@ -359,7 +368,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
     const faceOnly = front !== null && document?.basis === 'text' && document.type === front.type;
     const missing = wanted.filter((f) => !(f in found));
     if (missing.length > 0 && ev.lines.length > 0 && opts.readers.has('text') && !faceOnly) {
-      const extracted = m.extractFields(entry, ev.lines, missing, { language: text?.language?.code, country: text?.country ?? undefined });
+      const extracted = m.extractFields(entry, textLines, missing, { language: text?.language?.code, country: text?.country ?? undefined });
       for (const [k, f] of Object.entries(extracted)) if (f && f.value !== null && f.value !== undefined) found[k] = { ...f, origin: f.origin ?? (ev.pages.some((p) => p.lines.length) ? 'ocr' : 'text') };
       used.set('rules', R.rules);
     }

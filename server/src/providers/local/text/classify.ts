@@ -13,6 +13,7 @@ import { allEntries, type CatalogueEntry } from '../../../catalogue/index.ts';
 import type { TextLine } from '../types.ts';
 import { detectCountry } from './ids.ts';
 import { findAmounts, foldKeep, foldPhrase, guessLanguage, prepareLines, type Line } from './normalize.ts';
+import { isTill, tillLayout } from './receipt.ts';
 
 export interface TextClassification {
   /** Best first; at most 5; confidences in 0..1 (below 0.5: not sure). */
@@ -35,6 +36,8 @@ interface TypeModel {
   phrases: Phrase[];
   invoiceLike: boolean;
   bankLike: boolean;
+  /** The catalogue's types for a till or purchase receipt (it has no type of its own for one). */
+  tillLike: boolean;
 }
 
 /** Words of amounts that make a text look like an invoice (folded). */
@@ -42,6 +45,12 @@ const TOTAL_WORDS =
   /\b(total|totaal|totale|gesamt\w*|summe|importe|montant|amount due|grand total|subtotal|subtotaal|iva|vat|tva|btw|mwst|ust|gst|igst|cgst|sgst|tax|taxes|impuestos?|imposto|iva incluido|ttc|ht|netto|brutto|bedrag)\b/;
 
 let MODELS: TypeModel[] | null = null;
+
+/**
+ * Types a till receipt is filed under: the catalogue has no till-receipt type, so a receipt is a proof of payment
+ * issued by the payee (`payment_receipt`), or in Spain a simplified invoice (`es_simplified_invoice`, the tique).
+ */
+const TILL_TYPES = new Set(['payment_receipt', 'es_simplified_invoice']);
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -81,6 +90,7 @@ function models(): TypeModel[] {
       phrases,
       invoiceLike: f.has('invoice_number') && f.has('total_amount') && f.has('tax_amount'),
       bankLike: f.has('iban') && (f.has('bank_name') || f.has('account_number')),
+      tillLike: TILL_TYPES.has(entry.type),
     };
   });
   return MODELS;
@@ -126,6 +136,12 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
     if (findAmounts(l.fold, true).some((a) => a.decimals && !a.percent)) invoiceCue++;
   }
   const hasIban = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}/.test(raw);
+  // Structure: a till layout (item + amount rows, TOTAL / CASH / CHANGE lines, no customer block) is a receipt
+  // even when it is titled "tax invoice" (Malaysian GST receipts are).
+  const till = tillLayout(lines);
+  const isReceipt = isTill(till);
+  // A payment receipt's own words (an online receipt is no till, but it is a proof of payment, not an invoice).
+  const paidCue = lines.filter((l) => /(amount paid|date paid|paid on|payment received|receipt (no|number|#)|betrag erhalten|importe pagado|montant paye)/.test(l.fold)).length;
 
   const scores: Array<{ model: TypeModel; score: number }> = [];
   for (const model of models()) {
@@ -140,6 +156,13 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
     }
     if (model.invoiceLike && invoiceCue > 0) score += Math.min(invoiceCue, 4) * 0.75;
     if (model.bankLike && hasIban) score += 0.75;
+    if (model.entry.type === 'payment_receipt' && paidCue > 0) score += Math.min(paidCue, 2) * 1.5;
+    if (isReceipt) {
+      // The Spanish tique in Spain, the universal type elsewhere (one of them only, so that the margin stays clear).
+      const own = model.entry.type === 'es_simplified_invoice' ? (country ?? countryHint) === 'ESP' : (country ?? countryHint) !== 'ESP';
+      if (model.tillLike && own) score += 2 + Math.min(till.score, 8) * 0.5;
+      else if (model.invoiceLike || model.bankLike) score *= 0.25;
+    }
     const e = model.entry;
     const universal = e.countries.includes('*');
     const target = country ?? countryHint;

@@ -13,9 +13,11 @@ import type { CatalogueEntry, FieldSchema } from '../../../catalogue/index.ts';
 import type { ReadField } from '../../types.ts';
 import type { Box, TextLine } from '../types.ts';
 import { detectCountry, findIbans, findTaxIds, type IdMatch } from './ids.ts';
+import { isTill, receiptTotal, tillLayout } from './receipt.ts';
 import {
   documentDayFirst,
   findAmounts,
+  foldKeep,
   findDates,
   guessLanguage,
   prepareLines,
@@ -66,9 +68,9 @@ const L = {
     'totaal incl\\.?', 'te betalen', 'totaalbedrag', 'factuur totaal', 'factuurbedrag', 'gesamtbetrag', 'rechnungsbetrag',
     'endbetrag', 'zu zahlen', 'zahlbetrag', 'bruttobetrag', 'gesamtsumme', 'total factura', 'importe total', 'total a pagar',
     'total importe', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'valor total', 'total da fatura',
-    'total a liquidar', 'amount payable', 'total payable', 'total amount',
+    'total a liquidar', 'amount payable', 'total payable', 'total amount', 'saldo adeudado', 'importe adeudado', 'saldo a pagar',
   ],
-  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt'],
+  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
@@ -76,10 +78,10 @@ const L = {
     'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
     'base tributavel', 'valor sem iva', 'amount untaxed', 'total excl\\.?( vat| tax)?', 'total before tax', 'grondslag', 'warenwert',
   ],
-  base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total'],
+  base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total', 'total parcial'],
   tax: [
     'total tax', 'total vat', 'total tva', 'montant( eur)? tva', '(ust|mwst)\\.? gesamt', 'gesamt (ust|mwst)', 'steuerbetrag', 'tva', 'vat', 'iva', 'cuota iva', 'btw bedrag', 'btw', 'mwst', 'ust',
-    'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
+    'taxe sur la valeur ajoutee', 'value added tax', 'impuesto sobre el valor anadido', 'taxe', 'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
   ],
   tax_exclude: /(excl|exclusief|inclus|incl\.|\bht\b|hors|base|grondslag|nummer|number|\bn[°o]\b|\bid\b|reg|intracom|no\.|tin|pan)/,
   issue_date_strong: [
@@ -128,7 +130,7 @@ const FIELD_LABELS: Record<string, { kind: Kind; labels: string[]; exclude?: Reg
   birth_date: { kind: 'date', labels: ['fecha de nacimiento', 'f\\. nacimiento', 'date of birth', 'birth date', 'dob', 'date de naissance', 'ne\\(?e?\\)? le', 'data de nascimento', 'geburtsdatum', 'geboren am', 'geboortedatum', 'data di nascita', 'nato il'] },
   expiry_date: { kind: 'date', labels: ['fecha de caducidad', 'caducidad', 'valido hasta', 'valid until', 'valid thru', 'expiry date', 'expiration date', 'expires', 'date d.?expiration', 'valable jusqu.?au', 'validade', 'valido ate', 'gultig bis', 'geldig tot', 'scadenza', 'valida fino al'] },
   issue_date: { kind: 'date', labels: ['fecha de expedicion', 'fecha de emision', 'expedido el', 'date of issue', 'issue date', 'issued on', 'date d.?emission', 'delivre le', 'fait le', 'data de emissao', 'emitido em', 'ausgestellt am', 'ausstellungsdatum', 'datum van afgifte', 'data di rilascio', 'rilasciato il', 'fecha', 'date', 'datum', 'data'], exclude: L.date_exclude },
-  payment_date: { kind: 'date', labels: ['fecha de pago', 'fecha (de )?operacion', 'fecha valor', 'payment date', 'paid on', 'date de paiement', 'date d.?operation', 'data de pagamento', 'data do pagamento', 'zahlungsdatum', 'betaaldatum', 'data di pagamento', 'data operazione', 'fecha de cargo'] },
+  payment_date: { kind: 'date', labels: ['date paid', 'fecha de pago', 'fecha (de )?operacion', 'fecha valor', 'payment date', 'paid on', 'date de paiement', 'date d.?operation', 'data de pagamento', 'data do pagamento', 'zahlungsdatum', 'betaaldatum', 'data di pagamento', 'data operazione', 'fecha de cargo'] },
   due_date: { kind: 'date', labels: L.due_date },
   start_date: { kind: 'date', labels: ['fecha de alta', 'fecha de inicio', 'fecha inicio', 'fecha de antiguedad', 'antiguedad', 'start date', 'date of hire', 'date d.?entree', 'date de debut', 'data de inicio', 'data de admissao', 'eintrittsdatum', 'beginn', 'startdatum', 'data di inizio', 'data di assunzione', 'desde'] },
   end_date: { kind: 'date', labels: ['fecha de baja', 'fecha de fin', 'fecha fin', 'end date', 'date de fin', 'date de sortie', 'data de fim', 'data de cessacao', 'austrittsdatum', 'einddatum', 'data di fine', 'hasta'] },
@@ -223,9 +225,29 @@ function extract(entry: CatalogueEntry, raw: readonly TextLine[], wanted: readon
     if (!c || !want.has(name) || out[name]) return;
     const value = conform(schema[name], c.value);
     if (value === null) return;
+    // An issue or payment date years ahead is a misreading (`2078` for `2018`), not a date to report.
+    if ((name === 'issue_date' || name === 'payment_date') && typeof value === 'string' && Number(value.slice(0, 4)) > new Date().getUTCFullYear() + 1) return;
     out[name] = { value, confidence: round(c.confidence * c.line.confidence), source: { page: c.line.page, bbox: c.box } };
   };
 
+  // A till receipt (whatever its type): the grand total by label-value layout, cash - change as proof.
+  // A payment receipt that is no till (an online receipt) keeps the same rules when a strong total label says
+  // what was paid (`Amount paid`, `Grand total`).
+  const till = isTill(tillLayout(lines));
+  const receiptType = entry.type === 'payment_receipt' || entry.type === 'es_simplified_invoice';
+  const paid = till || receiptType ? receiptTotal(lines, ctx.amounts) : null;
+  if (till || (paid?.strong && receiptType)) {
+    const t = paid;
+    const total: Candidate | null = t ? { value: t.value, confidence: t.confidence, line: t.line, box: spanBox(t.line, t.start, t.end), priority: 3 } : null;
+    set('total_amount', total);
+    set('amount', total);
+    if (total) set('currency', currencyOf(ctx, total));
+    if (till) {
+      const date = receiptDate(ctx);
+      set('issue_date', date);
+      set('payment_date', date);
+    }
+  }
   if (invoiceLike) {
     const totals = invoiceTotals(ctx);
     set('total_amount', totals.total);
@@ -363,7 +385,8 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     if (!mm || !/\d/.test(mm[1])) return null;
     const s = from + pre.length;
     // Not a date or an amount with its currency.
-    if (ctx.dates[i].some((d) => s < d.end && s + mm[1].length > d.start)) return null;
+    // Not a date (`Invoice ID: 2024-03-10t172205` is an id that starts with one: the token runs on past the date).
+    if (ctx.dates[i].some((d) => s < d.end && s + mm[1].length > d.start && !(d.start === s && s + mm[1].length > d.end + 1))) return null;
     return { value: mm[1], start: s, end: s + mm[1].length };
   }
   // text: letters, up to the end of the cell; no mostly-numeric strings.
@@ -376,6 +399,7 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     .replace(/[\s,;:]+$/, '')
     .trim();
   if (t.length < 2 || !/\p{L}{2}/u.test(t) || (t.match(/\d/g) ?? []).length > t.length / 3) return null;
+  if (isLabel(t)) return null;
   if (/^[(\[*]/.test(t) || t.split(/\s+/).length > 8) return null;
   return { value: t, start: from, end: from + t.length };
 }
@@ -396,7 +420,9 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
     if (v) return { value: v.value, confidence: 0.85, line, box: spanBox(line, v.start, v.end), priority };
     // Below the label only when the label closes its cell (a table header), not in running text.
     const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length));
-    const below = kind === 'text' && !closes ? null : lineBelow(ctx, line);
+    // Below a table's header row (`Description Qty Price Tax Amount`) sits an item, not the label's value.
+    const header = kind === 'amount' && TABLE_HEADER.test(line.fold);
+    const below = ((kind === 'text' || kind === 'amount') && !closes) || header ? null : lineBelow(ctx, line);
     if (below) {
       const span = alignedSpan(below, spanBox(line, hit.start, hit.end));
       const w = span ? valueIn(ctx, kind, below, span.start, span.end) : null;
@@ -404,6 +430,25 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
     }
   }
   return null;
+}
+
+/**
+ * Words that label a value and are never one (en, es, fr, pt, de, nl, it; folded): a text made only of them is
+ * the next label, not the value (`Account No.`, `Shipping Address`, `Invoice Date`).
+ */
+const LABEL_WORDS = new Set(
+  `account acct no nr num number numero nummer n° # shipping billing bill ship to from address addr name customer client
+  invoice date due total subtotal sub description desc qty quantity amount price unit tax vat gst tva iva btw mwst ust
+  phone tel telephone fax email e-mail mail iban bic swift reference ref balance payment terms page code id order item
+  items rate sort of the details information info sold by remit bank holder beneficiary signature
+  cuenta direccion nombre cliente factura fecha importe cantidad precio pago referencia telefono correo banco titular
+  compte adresse nom facture montant prix paiement banque titulaire conta morada nome fatura valor pagamento
+  konto adresse rechnung datum betrag menge preis zahlung bankverbindung inhaber kunde
+  rekening adres naam klant factuur bedrag prijs betaling indirizzo cliente fattura importo prezzo pagamento`.split(/\s+/),
+);
+function isLabel(text: string): boolean {
+  const words = foldKeep(text).replace(/[.:#()/,\-–|]+/g, ' ').trim().split(/\s+/).filter(Boolean);
+  return words.length > 0 && words.length <= 4 && words.every((w) => LABEL_WORDS.has(w));
 }
 
 function cellEnd(line: Line, from: number): number {
@@ -416,6 +461,10 @@ function cellEnd(line: Line, from: number): number {
 }
 
 // ------------------------------------------------------------------ invoices
+
+/** Two or more column titles of an item table on one line. */
+const TABLE_HEADER =
+  /(?=(?:.*?(?<![\p{L}])(description|descripcion|desc|qty|quantity|cantidad|cant|precio|price|unit|unitario|rate|hours|menge|preis|beschreibung|bezeichnung|einzelpreis|prix|designation|quantite|qte|aantal|prijs|omschrijving|quantita|prezzo|descrizione|item|articulo)(?![\p{L}])){2})/u;
 
 function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | null; tax: Candidate | null; rate: Candidate | null } {
   const collect = (labels: readonly string[], exclude: RegExp | null, priority: number, exclusive: RegExp | null): Candidate[] => {
@@ -430,6 +479,11 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
       let where = line;
       let conf = 0.8;
       if (!v) {
+        // A table's header row (`Description Qty Price Total`): the cell below is an item's, not the total.
+        if (TABLE_HEADER.test(line.fold)) continue;
+        // Below the label only when the label ends its line or cell (a heading), not inside running text.
+        const cellRest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
+        if (!/^\s*[:\-–.]?\s*(\(?[€$£%]\)?)?\s*$/.test(cellRest)) continue;
         const below = lineBelow(ctx, line);
         const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end)) : null;
         v = below && span ? valueIn(ctx, 'amount', below, span.start, span.end) : null;
@@ -535,6 +589,28 @@ function invoiceDate(ctx: Ctx): Candidate | null {
     if (d) return { value: d.value, confidence: 0.45, line, box: spanBox(line, d.start, d.end), priority: 1 };
   }
   return null;
+}
+
+/** What a receipt's date is not: a due, expiry, birth or warranty date. */
+const RECEIPT_DATE_EXCLUDE = /(due|expir|exp\.?\s*date|valid|birth|warrant|best before|mhd|check.?in|check.?out)/;
+
+/**
+ * A receipt's date: a labelled one, else the first date printed (the document's order) on a line with a time of
+ * day, else the first date; never a date in the future (an OCR misreading: `2078`).
+ */
+function receiptDate(ctx: Ctx): Candidate | null {
+  const maxYear = new Date().getUTCFullYear() + 1;
+  const plausible = (d: DateMatch) => Number(d.value.slice(0, 4)) <= maxYear && Number(d.value.slice(0, 4)) >= 1990;
+  const found: Array<Candidate & { time: boolean; label: boolean }> = [];
+  for (const line of ctx.lines) {
+    if (RECEIPT_DATE_EXCLUDE.test(line.fold)) continue;
+    const d = ctx.dates[line.index].find(plausible);
+    if (!d) continue;
+    const label = /(?<![\p{L}])(date|dated|fecha|datum|data|tarikh)(?![\p{L}])/u.test(line.fold.slice(0, d.start));
+    const time = /(?<!\d)([01]?\d|2[0-3])[:.][0-5]\d(?!\d)/.test(line.fold.slice(d.end));
+    found.push({ value: d.value, confidence: label ? 0.85 : time ? 0.8 : 0.6, line, box: spanBox(line, d.start, d.end), priority: 2, time, label });
+  }
+  return found.find((c) => c.label) ?? found.find((c) => c.time) ?? found[0] ?? null;
 }
 
 const CUSTOMER_RE = labelRe([...L.customer, 'your vat', 'uw btw', 'votre (n[°o] de )?tva', 'ihre ust', 'su nif', 'vat no\\.? of customer']);

@@ -5,3 +5,4 @@ export { extractFields, type ExtractOptions } from './extract.ts';
 export { classifyIdFront, readIdFrontFields, type IdFrontClassification } from './id-front.ts';
 export { detectCountry, findIbans, findTaxIds } from './ids.ts';
 export { findAmounts, findDates, guessLanguage, parseNumber } from './normalize.ts';
+export { splitDocuments } from './receipt.ts';

@@ -201,6 +201,7 @@ const CURRENCY_TOKENS: Array<[RegExp, string]> = [
   [/^(mxn)$/, 'MXN'],
   [/^(cad|c\$)$/, 'CAD'],
   [/^(aud|a\$)$/, 'AUD'],
+  [/^(rm|myr)$/, 'MYR'],
 ];
 function currencyOf(tok: string | undefined): string | null {
   if (!tok) return null;
@@ -208,7 +209,7 @@ function currencyOf(tok: string | undefined): string | null {
   return null;
 }
 
-const CUR = String.raw`(?:us\$|r\$|c\$|a\$|€|\$|£|₹|rs\.?|inr|eur|euros?|usd|gbp|chf|pln|zl|brl|mxn|cad|aud)`;
+const CUR = String.raw`(?:us\$|r\$|c\$|a\$|€|\$|£|₹|rs\.?|inr|eur|euros?|usd|gbp|chf|pln|zl|brl|mxn|cad|aud|rm|myr)`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\p{L}\p{N}.,/-])(\()?(-\s?)?(?:(${CUR})\s?)?(-\s?)?(\d{1,3}(?:[.,'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?)(?![\p{N}]|[.,/:]\p{N}|[-]\p{N})\)?(\s?%)?(?:\s?(${CUR})(?![\p{L}]|\s?-?\d))?`,
   'gu',
@@ -394,6 +395,12 @@ export function documentDayFirst(lines: readonly Line[], language: string | null
     }
   }
   if (dayFirst !== monthFirst) return dayFirst > monthFirst;
-  if (language === 'en') return country !== null && country !== 'USA' && country !== 'PHL';
+  if (language === 'en' || language === null) {
+    if (country !== null) return country !== 'USA' && country !== 'PHL';
+    // No country: English writes month first in the US only; ringgit, pounds, euros or GST say day first.
+    const text = lines.map((l) => l.fold).join('\n');
+    if (/(\brm\s?\d|\bmyr\b|\bsdn\.?\s*bhd\b|\bgst\b|£|€)/.test(text)) return true;
+    return language === null;
+  }
   return true;
 }

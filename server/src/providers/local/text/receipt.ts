@@ -1,0 +1,239 @@
+/**
+ * Till and purchase receipts read from text lines (OCR words with boxes, or a text layer).
+ *
+ * - `tillLayout` tells a till receipt from an invoice or a statement by its structure as well as its words: short
+ *   lines, item + amount rows, TOTAL / CASH / CHANGE / tip / rounding lines, a cashier or a table, "thank you";
+ *   against it, a customer block, an invoice-number label, a due date, an IBAN, payment terms.
+ * - `receiptTotal` finds the grand total by label-value layout: the amount right of a TOTAL-like label on its line,
+ *   or below it when the label stands alone; never from a label that is a subtotal, a count of items, a tax or a
+ *   tender line; the strongest label, then the largest amount; cash minus change confirms it (or supplies it).
+ * - `splitDocuments` finds several receipts photographed side by side (columns of lines that do not overlap, each
+ *   with its own total line).
+ * Nothing here invents a value: a total with no label and no cash/change proof is not reported.
+ */
+import type { TextLine } from '../types.ts';
+import type { AmountMatch, Line } from './normalize.ts';
+
+/** A TOTAL-like label (folded text). OCR often reads `TOTAL` as `T0TAL`, `TOTAI`, `TOTA1`. */
+const TOTAL_LABEL =
+  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
+/** Strong total labels: the amount to pay (after rounding, with tax, with tip). */
+const STRONG_TOTAL =
+  /(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|final\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*((amt|amount)\s*)?(pay\w*|due|incl\w*|\(incl\w*|after|rounded|inclusive|rm|eur|usd)|t[o0]ta[l1i]\s*sales\s*\(?\s*incl\w*|amount\s*(due|payable|paid)|balance\s*due|zu\s*zahlen|gesamtbetrag|total\s*ttc|net\s*a\s*payer|a\s*pagar|after\s*round\w*|charged)/u;
+/** Labels that look like totals but are not the amount paid. */
+const NOT_TOTAL =
+  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought))/u;
+
+const CASH_LABEL = /(?<![\p{L}])(cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
+const CHANGE_LABEL = /(?<![\p{L}])(change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco)(?![\p{L}])/u;
+
+/** Words only a till receipt prints (folded), with their weight. */
+const TILL_CUES: Array<[RegExp, number]> = [
+  [CHANGE_LABEL, 1.5],
+  [/(?<![\p{L}])(cash|tendered|efectivo|especes|bar(geld)?|gegeben)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(tip|gratuity|propina|pourboire|trinkgeld)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(cashier|kasse|kassierer|caja|cajero|caisse|caissier|operator|served by|counter|terminal|pos|till|table|pax|guests?|mesa|tisch)(?![\p{L}])/u, 1],
+  [/(thank\s*you|thanks|danke|vielen dank|gracias|merci|obrigad[oa]|grazie|come again|welcome back|see you)/u, 1],
+  [/(?<![\p{L}])(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(qty|item\(s\)|items?|pcs|stk)(?![\p{L}])/u, 0.5],
+  [/(?<![\p{L}])(visa|master\s*card|mastercard|amex|debit|girocard|ec-?karte|maestro|approval|auth(orization)?\s*(code|no)|card\s*(no|type)|contactless|kartenzahlung)(?![\p{L}])/u, 0.75],
+  [/(goods sold|not (returnable|refundable)|exchange|refund within|keep (this|your) receipt)/u, 1],
+];
+/** What invoices and statements print and till receipts do not (folded). */
+const NOT_TILL_CUES: Array<[RegExp, number]> = [
+  [/(bill(ed)?\s*to|ship(ped)?\s*to|invoice\s*to|sold\s*to|rechnungsempfanger|facturar\s*a|destinataire|customer\s*(no|number|id)|kundennummer|client\s*(no|number))/u, 2],
+  [/(invoice\s*(number|no\.?|nr|#|date)|rechnungs(nummer|datum)|numero\s*de\s*factura|n[°o]\s*de\s*facture|factuurnummer|fattura\s*n)/u, 2],
+  [/(due\s*date|payment\s*terms|zahlbar\s*bis|zahlungsziel|fecha\s*de\s*vencimiento|echeance|vervaldatum|terms\s*(&|and)\s*conditions|net\s*\d\d\s*days)/u, 1.5],
+  [/(?<![\p{L}])(iban|swift|bic)(?![\p{L}])/u, 1.5],
+  [/(?<![\p{L}])(?<!keep\s)(this|the|your)\s+invoice(?![\p{L}])/u, 1],
+  [/(opening\s*balance|closing\s*balance|statement\s*(period|date)|account\s*summary|saldo\s*(inicial|final|anterior)|kontoauszug|releve)/u, 2.5],
+];
+
+export interface TillLayout {
+  /** Structural and word evidence of a till receipt (>= 3: a till receipt). */
+  score: number;
+  /** Evidence against (customer block, invoice number, due date, IBAN, statement words). */
+  against: number;
+  /** Lines ending in an amount with decimals (item rows, totals). */
+  amountRows: number;
+}
+
+/** How much the lines look like a till receipt. */
+export function tillLayout(lines: readonly Line[]): TillLayout {
+  const text = lines.map((l) => l.fold).join('\n');
+  let score = 0;
+  for (const [re, w] of TILL_CUES) if (re.test(text)) score += w;
+  let against = 0;
+  for (const [re, w] of NOT_TILL_CUES) if (re.test(text)) against += w;
+  // Item + amount columns: many short lines whose last word is an amount with two decimals.
+  const amountRows = lines.filter((l) => /\d[.,]\s?\d{2}\s*[a-z]{0,2}\s*$/i.test(l.text)).length;
+  const short = lines.filter((l) => l.text.length <= 48).length;
+  if (lines.length >= 6 && amountRows >= 3 && amountRows / lines.length >= 0.15) score += 1;
+  if (lines.length >= 6 && short / lines.length >= 0.8) score += 0.5;
+  if (lines.some((l) => TOTAL_LABEL.test(l.fold) && !NOT_TOTAL.test(l.fold))) score += 0.5;
+  // Cash handed over and change given back: only a till prints both.
+  if (lines.some((l) => CASH_LABEL.test(l.fold) && !CHANGE_LABEL.test(l.fold)) && lines.some((l) => CHANGE_LABEL.test(l.fold))) score += 1;
+  return { score: Math.round((score - against) * 100) / 100, against, amountRows };
+}
+
+/** The till layout decides: a receipt, not an invoice. */
+export function isTill(layout: TillLayout): boolean {
+  return layout.score >= 3;
+}
+
+export interface Found {
+  value: number;
+  line: Line;
+  start: number;
+  end: number;
+  confidence: number;
+}
+
+/** Amounts that may be money on a line: not rates, and with decimals when the document writes its amounts so. */
+function money(amounts: AmountMatch[], decimalsOnly: boolean, fold?: string): AmountMatch[] {
+  return amounts
+    .filter((a) => !a.percent && (!decimalsOnly || a.decimals))
+    // `Total Payable: — 48.04`: a dash after a label and a space is a leader, not a minus sign.
+    .map((a) => (a.value < 0 && fold && /^-\s/.test(fold.slice(a.start)) && /[:\s]$/.test(fold.slice(0, a.start)) ? { ...a, value: -a.value } : a));
+}
+
+/**
+ * Amounts of a till line whose decimal point OCR lost or split (`100. 00`, `43 70`, `O 02`, `4370` in a receipt
+ * that writes every amount with two decimals), at the end of a line that carries a total, cash or change label.
+ * They are marked as decimals; the caller gives them less confidence.
+ */
+export function repairedAmounts(line: Line, decimalsOnly: boolean): AmountMatch[] {
+  const out: AmountMatch[] = [];
+  const f = line.fold.replace(/(?<=[\s:=.,-]|^)o(?=[\s.,]*\d{2}(?!\d))/g, '0');
+  const split = /(?<![\d.,])(\d{1,5})(?:\s*[.,]\s+|\s+[.,]?\s*)(\d{2})(?![\d.,])\s*[a-z]{0,3}\s*$/.exec(f);
+  if (split) {
+    out.push({ value: Number(`${split[1]}.${split[2]}`), start: split.index, end: split.index + split[0].trimEnd().length, currency: null, decimals: true, percent: false });
+    return out;
+  }
+  const joined = /(?<![\d.,])(\d{3,6})(?![\d.,%])\s*[a-z]{0,3}\s*$/.exec(f);
+  if (joined && decimalsOnly) {
+    const v = Number(joined[1]) / 100;
+    out.push({ value: v, start: joined.index, end: joined.index + joined[1].length, currency: null, decimals: true, percent: false });
+  }
+  return out;
+}
+
+/** The line's amounts, plus repaired ones when the line ends in a broken amount (labelled lines only). */
+function lineAmounts(amounts: AmountMatch[][], line: Line, decimalsOnly: boolean, labelled: boolean): { list: AmountMatch[]; repaired: boolean } {
+  const list = money(amounts[line.index], decimalsOnly, line.fold);
+  const endsInAmount = list.some((a) => line.fold.slice(a.end).replace(/[\s a-z]{0,4}$/, '') === '');
+  if (labelled && !endsInAmount) {
+    const r = repairedAmounts(line, decimalsOnly);
+    if (r.length > 0) return { list: r, repaired: true };
+  }
+  return { list, repaired: false };
+}
+
+/** The amount right of the label on its line (the last one), else the first one on the line just below. */
+function valueOf(lines: readonly Line[], amounts: AmountMatch[][], line: Line, labelEnd: number, decimalsOnly: boolean): { line: Line; a: AmountMatch; below: boolean; repaired: boolean } | null {
+  const own = lineAmounts(amounts, line, decimalsOnly, true);
+  const same = own.list.filter((a) => a.start >= labelEnd);
+  if (same.length > 0) return { line, a: same[same.length - 1], below: false, repaired: own.repaired };
+  const h = Math.max(line.bbox[3] - line.bbox[1], 1e-4);
+  for (let i = line.index + 1; i < lines.length && i <= line.index + 2; i++) {
+    const next = lines[i];
+    if (next.page !== line.page || next.bbox[1] - line.bbox[3] > 1.6 * h) break;
+    if (TOTAL_LABEL.test(next.fold) || CASH_LABEL.test(next.fold) || CHANGE_LABEL.test(next.fold)) break;
+    const ms = lineAmounts(amounts, next, decimalsOnly, true);
+    if (ms.list.length > 0) return { line: next, a: ms.list[ms.list.length - 1], below: true, repaired: ms.repaired };
+  }
+  return null;
+}
+
+/** Amount of the first line matching `label` (not a total line), right of the label. */
+function tender(lines: readonly Line[], amounts: AmountMatch[][], label: RegExp, decimalsOnly: boolean): Found | null {
+  for (const line of lines) {
+    const m = label.exec(line.fold);
+    if (!m || (label === CASH_LABEL && CHANGE_LABEL.test(line.fold))) continue;
+    const v = valueOf(lines, amounts, line, m.index + m[0].length, decimalsOnly);
+    if (v) return { value: v.a.value, line: v.line, start: v.a.start, end: v.a.end, confidence: 0.6 };
+  }
+  return null;
+}
+
+/**
+ * The grand total of a receipt. Candidates are TOTAL-like lines (not subtotals, item counts, tax or tender
+ * lines); the strongest label wins, then the largest amount. Cash minus change, when both are printed, confirms
+ * a candidate or, when no candidate matches, names the printed amount equal to it.
+ */
+export function receiptTotal(lines: readonly Line[], amounts: AmountMatch[][]): (Found & { strong: boolean }) | null {
+  const found = grandTotal(lines, amounts);
+  return found ? { ...found, strong: 'priority' in found && (found as { priority: number }).priority >= 3 } : null;
+}
+
+function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | null {
+  const decimalsOnly = amounts.flat().filter((a) => !a.percent && a.decimals).length >= 3;
+  const cands: Array<Found & { priority: number; below: boolean }> = [];
+  for (const line of lines) {
+    const m = TOTAL_LABEL.exec(line.fold);
+    if (!m) continue;
+    if (NOT_TOTAL.test(line.fold)) continue;
+    const v = valueOf(lines, amounts, line, m.index + m[0].length, decimalsOnly);
+    if (!v || v.a.value <= 0) continue;
+    const priority = STRONG_TOTAL.test(line.fold) ? 3 : 2;
+    cands.push({ value: v.a.value, line: v.line, start: v.a.start, end: v.a.end, confidence: (v.below ? 0.7 : 0.8) * (v.repaired ? 0.7 : 1), priority: v.repaired ? priority - 1.5 : priority, below: v.below });
+  }
+  const cash = tender(lines, amounts, CASH_LABEL, decimalsOnly);
+  const change = tender(lines, amounts, CHANGE_LABEL, decimalsOnly);
+  const paid = cash && change && cash.value - change.value > 0 ? Math.round((cash.value - change.value) * 100) / 100 : null;
+  const close = (a: number, b: number) => Math.abs(a - b) < 0.005;
+  if (paid !== null) {
+    const proven = cands.filter((c) => close(c.value, paid)).sort((a, b) => b.priority - a.priority || b.line.index - a.line.index)[0];
+    if (proven) return { ...proven, confidence: 0.95 };
+    // The total line misread: an amount printed elsewhere (under a rounding line, say) that cash - change proves.
+    for (const line of lines) {
+      if (line.index >= (cash?.line.index ?? 0)) break;
+      const a = lineAmounts(amounts, line, decimalsOnly, true).list.find((x) => close(x.value, paid));
+      if (a && !NOT_TOTAL.test(line.fold)) return { value: a.value, line, start: a.start, end: a.end, confidence: 0.75 };
+    }
+  }
+  cands.sort((a, b) => b.priority - a.priority || b.value - a.value || b.line.index - a.line.index);
+  const best = cands[0];
+  // Exact cash and no change line: a total read only from the line below its label yields to the cash.
+  if (best && cash && !change && best.below && !close(best.value, cash.value)) return { ...cash, confidence: 0.5 };
+  if (best) {
+    // A total larger than the cash handed over is a misreading (or the cash line is): lower confidence.
+    if (cash && !change && best.value > cash.value + 0.005) return { ...best, confidence: best.confidence * 0.7 };
+    return best;
+  }
+  // Only a cash line (and no change, or none given): the cash handed over was the total.
+  if (cash && (!change || close(change.value, 0))) return { ...cash, confidence: change ? 0.6 : 0.5 };
+  return null;
+}
+
+/**
+ * Several documents side by side in one photo: the lines fall into columns that do not overlap horizontally,
+ * each tall enough and each with its own total line. Returns the lines of each document, left to right (one
+ * group when the photo holds one document).
+ */
+export function splitDocuments(lines: readonly TextLine[]): TextLine[][] {
+  const usable = lines.filter((l) => l.text.trim().length > 1 && l.bbox[2] - l.bbox[0] < 0.6);
+  if (usable.length < 12 || usable.length < lines.length * 0.8) return [lines as TextLine[]];
+  // Columns: sweep the x extents of lines; a gap that no line crosses separates two columns.
+  const spans = usable.map((l) => [l.bbox[0], l.bbox[2]] as const).sort((a, b) => a[0] - b[0]);
+  const cuts: number[] = [];
+  let reach = spans[0][1];
+  for (const [x0, x1] of spans.slice(1)) {
+    if (x0 > reach + 0.02) cuts.push((reach + x0) / 2);
+    reach = Math.max(reach, x1);
+  }
+  if (cuts.length === 0) return [lines as TextLine[]];
+  const edges = [-Infinity, ...cuts, Infinity];
+  const groups = edges.slice(1).map((_, i) => lines.filter((l) => {
+    const cx = (l.bbox[0] + l.bbox[2]) / 2;
+    return cx > edges[i] && cx <= edges[i + 1];
+  }));
+  const documents = groups.filter((g) => g.length >= 6 && g.some((l) => TOTAL_LABEL.test(fold(l.text))));
+  if (documents.length < 2) return [lines as TextLine[]];
+  return documents;
+}
+
+function fold(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
