@@ -15,6 +15,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { forgeField, readZoneCells } from './lib/forge-mrz.ts';
 import { CHECK_CHAR_CONFIDENCE, mrzCheckPositions } from '../server/src/validators/confidence.ts';
 import { arg, dbOption, dropStore, freshStore, machine, ROOT, startCotejo, stop, utcMinute } from './lib/harness.ts';
+import { appendUpdate } from '../test/support/pdf-update.ts';
 
 const DOCS = join(ROOT, '../shared/testdata/documents');
 const SIGS = join(ROOT, '../shared/testdata/pdf-signatures');
@@ -154,22 +155,6 @@ function textInvoice(total: string): Promise<Uint8Array> {
   });
 }
 
-/** Appends an incremental update redefining `objects` (number -> body): a change after the signature. */
-function appendUpdate(pdf: Uint8Array, objects: Record<number, string>): Uint8Array {
-  const text = Buffer.from(pdf).toString('latin1');
-  const prev = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(text)![1]);
-  let out = text.endsWith('\n') ? text : text + '\n';
-  const offsets: Array<[number, number]> = [];
-  for (const [num, body] of Object.entries(objects)) {
-    offsets.push([Number(num), out.length]);
-    out += `${num} 0 obj\n${body}\nendobj\n`;
-  }
-  const xref = out.length;
-  out += 'xref\n0 1\n0000000000 65535 f \n';
-  for (const [num, off] of offsets) out += `${num} 1\n${String(off).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Root 1 0 R /Size ${Math.max(9, ...offsets.map(([n]) => n + 1))} /Prev ${prev} >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(out, 'latin1'));
-}
 
 /**
  * Reads a forged copy with the local MRZ reader, in this process, as the server will: was the flaw read with

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateAccount } from '../../server/src/db/accounts.ts';
-import { addCredits, type CreatedAccount } from '../../server/src/domain/accounts.ts';
+import type { CreatedAccount } from '../../server/src/domain/accounts.ts';
+import { newLiveAccount } from '../support/live-account.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
 import { form } from '../support/files.ts';
 
@@ -23,9 +23,7 @@ describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) =>
 
   beforeAll(async () => {
     app = await startTestApp(kind);
-    acc = await app.newAccount({ rateLimitPerSecond: 100_000 });
-    await updateAccount(app.services.db, acc.account, { email: 'ops@example.com', email_verified: true });
-    await addCredits(app.services.db, app.clock, acc.account, 5);
+    acc = await newLiveAccount(app, 5);
   }, 60_000);
   afterAll(() => app?.close());
 

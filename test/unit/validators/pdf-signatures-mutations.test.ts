@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTrustStore, verifyPdfSignatures, type TrustStore } from '../../../server/src/validators/pdf-signature/index.ts';
+import { appendUpdate } from '../../support/pdf-update.ts';
 
 const DATA = join(import.meta.dirname, '../../../../shared/testdata/pdf-signatures');
 const AT = new Date('2020-11-01T00:00:00Z');
@@ -18,23 +19,6 @@ beforeAll(async () => {
   unrelated = await loadTrustStore(join(DATA, 'dss')); // only the Costa Rica root of doc-firmado
 });
 
-/** Appends an incremental update redefining `objects` (number -> body between `obj` and `endobj`). */
-function appendUpdate(pdf: Uint8Array, objects: Record<number, string>): Uint8Array {
-  const text = Buffer.from(pdf).toString('latin1');
-  const prev = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(text)![1]);
-  let out = text.endsWith('\n') ? text : text + '\n';
-  const offsets: Array<[number, number]> = [];
-  for (const [num, body] of Object.entries(objects)) {
-    offsets.push([Number(num), out.length]);
-    out += `${num} 0 obj\n${body}\nendobj\n`;
-  }
-  const xref = out.length;
-  out += 'xref\n0 1\n0000000000 65535 f \n';
-  for (const [num, off] of offsets) out += `${num} 1\n${String(off).padStart(10, '0')} 00000 n \n`;
-  const size = Math.max(9, ...offsets.map(([n]) => n + 1));
-  out += `trailer\n<< /Root 1 0 R /Size ${size} /Prev ${prev} >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(out, 'latin1'));
-}
 
 const stream = (content: string) => `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
 
