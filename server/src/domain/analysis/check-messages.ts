@@ -2,6 +2,7 @@
  * The words of a failed check: which field, which characters, which amounts (#27, "the verdict explains itself").
  * Built from the validator's own evidence, in the analysis's language.
  */
+import { fieldLabel } from '../../catalogue/field-labels.ts';
 import type { Language } from '../../catalogue/index.ts';
 import type { ValidatorResult } from '../../validators/index.ts';
 import type { Unsure } from './evidence.ts';
@@ -9,7 +10,10 @@ import { hasMessage, t } from './messages.ts';
 
 /** A field or check part in words ("document number"), or its name when there are none. */
 export function partName(language: Language, key: string): string {
-  return hasMessage(`part.${key}`) ? t(language, `part.${key}`) : key.replace(/_/g, ' ');
+  if (hasMessage(`part.${key}`)) return t(language, `part.${key}`);
+  const label = fieldLabel(key, language);
+  // Mid-sentence: a label's capital goes, an acronym's (IBAN, NIF) stays.
+  return label === key ? key.replace(/_/g, ' ') : /^\p{Lu}\p{Lu}/u.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
 }
 
 const text = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
