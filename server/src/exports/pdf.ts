@@ -1,6 +1,7 @@
 /**
  * PDF report (pdfkit, standard Helvetica with WinAnsi encoding): one A4 page with the analysis summary, verdict and
- * reasons, a fields table, checks, warnings, signature, metadata and a footer with the generation time.
+ * reasons, a fields table (each field by its label in the report's language, `catalogue/field-labels.ts`, not by the
+ * API's snake_case name), checks, warnings, signature, metadata and a footer with the generation time.
  *
  * One page, always: every text is drawn at explicit coordinates without wrapping, values are cut to their column
  * width with an ellipsis, lists are capped (reasons 8, checks 10; fields get the space that is left, at least a few
@@ -10,6 +11,7 @@
  * Deterministic given `generatedAt`: creation and modification dates, and the file id pdfkit derives from them.
  */
 import PDFDocument from 'pdfkit';
+import { fieldLabel } from '../catalogue/field-labels.ts';
 import { warningText } from '../domain/analysis/messages.ts';
 import { humanTimestamp, LABELS, labelsFor, valueText, word, type Analysis, type ExportLanguage, type ExportOptions, type Labels } from './common.ts';
 
@@ -279,7 +281,7 @@ export async function renderPdf(a: Analysis, opts: ExportOptions = {}): Promise<
       for (const [name, f] of fields.slice(0, shown)) {
         if (!r.fits(LINE)) break;
         const validated = f?.validated === true ? L.yes : f?.validated === false ? L.no : '—';
-        r.draw(name, cols[0].x, r.y, cols[0].w);
+        r.draw(fieldLabel(name, language), cols[0].x, r.y, cols[0].w);
         r.draw(valueText(f?.value, name) || '—', cols[1].x, r.y, cols[1].w);
         r.draw(percent(f?.confidence), cols[2].x, r.y, cols[2].w);
         r.draw(validated, cols[3].x, r.y, cols[3].w, { color: f?.validated === false ? COLORS.invalid : undefined });

@@ -430,6 +430,11 @@ describe('pdf', () => {
     expect(text).toContain('MARÍA JOSÉ');
     expect(text).toContain('GARCÍA');
     expect(text).toContain('1985-07-21');
+    // Fields by their Spanish label, not the API's snake_case name (#29).
+    expect(text).toContain('Número de documento');
+    expect(text).toContain('Fecha de nacimiento');
+    expect(text).not.toContain('document_number');
+    expect(text).not.toContain('birth_date');
     expect(text).toContain('low_confidence');
     expect(text).toContain('mrz_checksums');
     expect(text).toContain('glare');
@@ -452,10 +457,15 @@ describe('pdf', () => {
 
   it('is localised', async () => {
     const titles = { en: 'Cotejo — analysis report', pt: 'Cotejo — relatório de análise', fr: "Cotejo — rapport d'analyse" };
+    const invoiceLabels = { en: 'Invoice number', pt: 'Número da fatura', fr: 'Numéro de facture' };
     for (const [language, title] of Object.entries(titles)) {
       const r = await renderAnalysisExport('pdf', invoiceAnalysis(), { language: language as 'en', generatedAt: GENERATED_AT });
       const { text } = await pdfText(r.bytes);
       expect(text).toContain(title);
+      expect(text).toContain(invoiceLabels[language as 'en']);
+      expect(text).not.toContain('invoice_number');
+      // A field the dictionary does not know keeps its name.
+      expect(text).toContain('discount');
     }
     const fr = await pdfText((await renderAnalysisExport('pdf', invoiceAnalysis(), { language: 'fr', generatedAt: GENERATED_AT })).bytes);
     expect(fr.text).toContain('Signature PDF');
