@@ -1,6 +1,7 @@
 // The dashboard's Links and Dossiers sections through HTTP, on both databases: lists and detail pages show what the
 // API shows for the same objects (and never the link's secret URL); an admin cancels a link, a member is refused
 // (403, nothing changed); another account's link or dossier, or the other mode's, is not found.
+import { word } from '../../server/src/web/dashboard/words.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, ManualClock, startTestApp, type TestApp } from '../support/app.ts';
 import { makeMember, signedIn, type DashboardClient } from '../support/dashboard.ts';
@@ -40,12 +41,17 @@ describe.each(DATABASES)('the dashboard links and dossiers sections (%s)', (kind
 
     const page = await member.get(`/dashboard/links/${api.id}`);
     expect(page.status).toBe(200);
-    expect(page.html).toContain(`<span class="tag" id="link-status">${api.status}</span>`);
+    // Statuses and events in words, in the member's language, never the API's enum values (#29 item 1).
+    expect(page.html).toContain(`<span class="tag" id="link-status">${word('en', 'link', api.status)}</span>`);
+    expect(word('en', 'link', api.status)).not.toBe(api.status);
     for (const d of api.documents) {
       expect(page.html).toContain(`<code>${d.key}</code> ${escaped(d.label)}`);
       for (const type of d.expect) expect(page.html).toContain(`<code>${type}</code>`);
     }
-    for (const e of api.events) expect(page.html).toContain(`<code>${e.type}</code>`);
+    for (const e of api.events) {
+      expect(page.html).toContain(`<td>${word('en', 'event', e.type)}`);
+      expect(page.html).not.toContain(`<code>${e.type}</code>`);
+    }
     // The hosted URL carries the link's secret token: never shown again.
     const token = new URL(created.url).pathname.split('/').pop()!;
     expect(page.html).not.toContain(token);
@@ -69,7 +75,14 @@ describe.each(DATABASES)('the dashboard links and dossiers sections (%s)', (kind
     expect(api.status).toBe('cancelled');
     const after = await admin.get(r.location!);
     expect(after.html).toContain('Link cancelled.');
-    expect(after.html).toContain('<code>cancelled</code>');
+    expect(after.html).toContain('<td>Cancelled</td>');
+    // In Spanish too.
+    const es = await signedIn(app, 'admin@example.com');
+    await es.submit(`/dashboard/links/${l.id}`, '/dashboard/language', { language: 'es', back: `/dashboard/links/${l.id}` });
+    const spanish = await es.get(`/dashboard/links/${l.id}`);
+    expect(spanish.html).toContain('id="link-status">Cancelado</span>');
+    expect(spanish.html).not.toMatch(/>(pending|cancelled|created)</);
+    await es.submit(`/dashboard/links/${l.id}`, '/dashboard/language', { language: 'en', back: `/dashboard/links/${l.id}` });
     expect(after.html).not.toContain('/cancel"');
   });
 
@@ -89,7 +102,9 @@ describe.each(DATABASES)('the dashboard links and dossiers sections (%s)', (kind
 
     const page = await member.get(`/dashboard/dossiers/${id}`);
     expect(page.status).toBe(200);
-    expect(page.html).toContain(`<span class="tag" id="dossier-verdict">${api.verdict.status}</span>`);
+    expect(page.html).toContain(`<span class="tag" id="dossier-verdict">${word('en', 'dossier', api.verdict.status)}</span>`);
+    // No JSON where a person reads.
+    expect(page.html).not.toMatch(/\{&quot;|\{"/);
     for (const r of api.verdict.reasons) expect(page.html).toContain(escaped(r.message));
     for (const r of api.requirements) expect(page.html).toContain(`<code>${r.key}</code>`);
     const doc = api.documents[0];

@@ -85,13 +85,13 @@ describe.skipIf(!CHROMIUM)('the dashboard webhooks, links and dossiers in headle
     await page.click('nav >> text=Links');
     await check('links list');
     await page.click(`a[href="/dashboard/links/${link.id}"]`);
-    expect(await page.locator('#link-status').textContent()).toBe('pending');
+    expect(await page.locator('#link-status').textContent()).toBe('Pending');
     await check('link');
 
     await page.click('nav >> text=Dossiers');
     await check('dossiers list');
     await page.click(`a[href="/dashboard/dossiers/${dossier.id}"]`);
-    expect(await page.locator('#dossier-verdict').textContent()).toBe('incomplete'); // the payslip is missing
+    expect(await page.locator('#dossier-verdict').textContent()).toBe('Incomplete'); // the payslip is missing
     // The ID card's analysis waits for a human: linked to its page in the Reviews section.
     expect(await page.locator('main a[href^="/dashboard/reviews/an_"]').count()).toBe(1);
     await check('dossier', 'dossier');

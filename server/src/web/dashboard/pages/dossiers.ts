@@ -4,6 +4,7 @@
 import { getDossier, listDossiers, type Dossier } from '../../../domain/dossiers/service.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { t } from '../messages.ts';
+import { word } from '../words.ts';
 import { esc, formatDate, message } from '../render.ts';
 import { page, type DashboardRoute, type PageContext, type PageResult } from '../context.ts';
 
@@ -14,7 +15,7 @@ async function listPage(ctx: PageContext): Promise<PageResult> {
   const after = /^dos_[A-Za-z0-9]+$/.test(ctx.query.after ?? '') ? ctx.query.after : undefined;
   const { data, has_more } = await listDossiers(ctx.services, ctx.auth, { limit: PAGE_SIZE, starting_after: after });
   const row = (d: Dossier) =>
-    `<tr><td><a href="/dashboard/dossiers/${esc(d.id)}"><code>${esc(d.id)}</code></a></td><td><span class="tag">${esc(d.verdict.status)}</span></td><td>${esc(d.reference ?? '')}</td><td>${d.documents.length}/${d.requirements.length}</td><td>${esc(formatDate(d.created_at, L))}</td></tr>`;
+    `<tr><td><a href="/dashboard/dossiers/${esc(d.id)}"><code>${esc(d.id)}</code></a></td><td><span class="tag">${esc(word(L, 'dossier', d.verdict.status))}</span></td><td>${esc(d.reference ?? '')}</td><td>${d.documents.length}/${d.requirements.length}</td><td>${esc(formatDate(d.created_at, L))}</td></tr>`;
   const table = data.length
     ? `<table><thead><tr><th scope="col">${esc(t(L, 'ln.id'))}</th><th scope="col">${esc(t(L, 'ds.verdict'))}</th><th scope="col">${esc(t(L, 'ln.reference'))}</th><th scope="col">${esc(t(L, 'ln.documents'))}</th><th scope="col">${esc(t(L, 'ln.created'))}</th></tr></thead><tbody>${data.map(row).join('')}</tbody></table>`
     : `<p>${esc(t(L, 'ds.none'))}</p>`;
@@ -40,16 +41,16 @@ async function detailPage(ctx: PageContext): Promise<PageResult> {
     })
     .join('');
   const reasons = d.verdict.reasons.length
-    ? `<ul>${d.verdict.reasons.map((r) => `<li><code>${esc(r.code)}</code> (${esc(r.severity)}): ${esc(r.message)}</li>`).join('')}</ul>`
+    ? `<ul>${d.verdict.reasons.map((r) => `<li><span class="tag">${esc(word(L, 'severity', r.severity))}</span> ${esc(r.message)} <code>${esc(r.code)}</code></li>`).join('')}</ul>`
     : `<p class="muted">${esc(t(L, 'ds.no_reasons'))}</p>`;
   const analyses = d.documents
     .map((x) => {
       const review = x.verdict_status === 'review' ? `<a href="/dashboard/reviews/${esc(x.analysis_id)}" aria-label="${esc(t(L, 'ds.review_label', { id: x.analysis_id }))}">${esc(t(L, 'ds.review'))}</a>` : '';
-      return `<tr><td><code>${esc(x.key)}</code></td><td><code>${esc(x.analysis_id)}</code></td><td>${esc(x.type ?? '')}</td><td>${esc(x.status)}</td><td>${esc(x.verdict_status ?? '')}</td><td>${esc(formatDate(x.added_at, L))}</td><td>${review}</td></tr>`;
+      return `<tr><td><code>${esc(x.key)}</code></td><td><code>${esc(x.analysis_id)}</code></td><td>${esc(x.type ?? '')}</td><td>${esc(word(L, 'analysis', x.status))}</td><td>${esc(x.verdict_status ? word(L, 'verdict', x.verdict_status) : '')}</td><td>${esc(formatDate(x.added_at, L))}</td><td>${review}</td></tr>`;
     })
     .join('');
-  const checks = d.checks.length ? `<h2>${esc(t(L, 'ds.checks'))}</h2><ul>${d.checks.map((c) => `<li><code>${esc(JSON.stringify(c))}</code></li>`).join('')}</ul>` : '';
-  const body = `<dl class="facts"><dt>${esc(t(L, 'ds.verdict'))}</dt><dd><span class="tag" id="dossier-verdict">${esc(d.verdict.status)}</span></dd><dt>${esc(t(L, 'ln.reference'))}</dt><dd>${esc(d.reference ?? t(L, 'ln.none_value'))}</dd><dt>${esc(t(L, 'ln.created'))}</dt><dd>${esc(formatDate(d.created_at, L))}</dd>${d.verification_link_id ? `<dt>${esc(t(L, 'ds.link'))}</dt><dd><a href="/dashboard/links/${esc(d.verification_link_id)}"><code>${esc(d.verification_link_id)}</code></a></dd>` : ''}</dl>
+  const checks = d.checks.length ? `<h2>${esc(t(L, 'ds.checks'))}</h2><ul>${d.checks.map((c) => `<li><span class="tag">${esc(t(L, c.passed ? 'reviews.check_passed' : 'reviews.check_failed'))}</span> ${esc(c.message)} <code>${esc(c.code)}</code></li>`).join('')}</ul>` : '';
+  const body = `<dl class="facts"><dt>${esc(t(L, 'ds.verdict'))}</dt><dd><span class="tag" id="dossier-verdict">${esc(word(L, 'dossier', d.verdict.status))}</span></dd><dt>${esc(t(L, 'ln.reference'))}</dt><dd>${esc(d.reference ?? t(L, 'ln.none_value'))}</dd><dt>${esc(t(L, 'ln.created'))}</dt><dd>${esc(formatDate(d.created_at, L))}</dd>${d.verification_link_id ? `<dt>${esc(t(L, 'ds.link'))}</dt><dd><a href="/dashboard/links/${esc(d.verification_link_id)}"><code>${esc(d.verification_link_id)}</code></a></dd>` : ''}</dl>
 <h2>${esc(t(L, 'ds.reasons'))}</h2>
 ${reasons}
 <h2>${esc(t(L, 'ds.required'))}</h2>

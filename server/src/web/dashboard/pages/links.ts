@@ -4,6 +4,7 @@
 import { cancelLink, getLink, listLinks, type VerificationLink } from '../../../domain/links/service.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { t } from '../messages.ts';
+import { word } from '../words.ts';
 import { can } from '../permissions.ts';
 import { banner, csrfField, esc, formatDate, message, type Notice } from '../render.ts';
 import { page, type DashboardRoute, type PageContext, type PageResult } from '../context.ts';
@@ -22,7 +23,7 @@ async function listPage(ctx: PageContext): Promise<PageResult> {
   const after = /^vl_[A-Za-z0-9]+$/.test(ctx.query.after ?? '') ? ctx.query.after : undefined;
   const { data, has_more } = await listLinks(ctx.services, ctx.auth, { limit: PAGE_SIZE, starting_after: after });
   const row = (l: VerificationLink) =>
-    `<tr><td><a href="/dashboard/links/${esc(l.id)}"><code>${esc(l.id)}</code></a></td><td><span class="tag">${esc(l.status)}</span></td><td>${esc(formatDate(l.created_at, L))}</td><td>${esc(formatDate(l.expires_at, L))}</td><td>${esc(l.reference ?? '')}</td><td>${esc(metadataText(l.metadata))}</td></tr>`;
+    `<tr><td><a href="/dashboard/links/${esc(l.id)}"><code>${esc(l.id)}</code></a></td><td><span class="tag">${esc(word(L, 'link', l.status))}</span></td><td>${esc(formatDate(l.created_at, L))}</td><td>${esc(formatDate(l.expires_at, L))}</td><td>${esc(l.reference ?? '')}</td><td>${esc(metadataText(l.metadata))}</td></tr>`;
   const table = data.length
     ? `<table><thead><tr><th scope="col">${esc(t(L, 'ln.id'))}</th><th scope="col">${esc(t(L, 'ln.status'))}</th><th scope="col">${esc(t(L, 'ln.created'))}</th><th scope="col">${esc(t(L, 'ln.expires'))}</th><th scope="col">${esc(t(L, 'ln.reference'))}</th><th scope="col">${esc(t(L, 'ln.metadata'))}</th></tr></thead><tbody>${data.map(row).join('')}</tbody></table>`
     : `<p>${esc(t(L, 'ln.none'))}</p>`;
@@ -43,17 +44,17 @@ async function detailPage(ctx: PageContext, notice: Notice | null = null, status
   const docs = l.documents
     .map(
       (d) =>
-        `<tr><td><code>${esc(d.key)}</code>${d.label ? ` ${esc(d.label)}` : ''}</td><td>${d.expect.map((x) => `<code>${esc(x)}</code>`).join(' ')}</td><td>${esc(d.status)}</td><td>${d.attempts}</td><td>${esc(d.final_status ?? d.verdict_status ?? '')}</td><td>${d.analysis_id ? `<code>${esc(d.analysis_id)}</code>` : ''}</td></tr>`,
+        `<tr><td><code>${esc(d.key)}</code>${d.label ? ` ${esc(d.label)}` : ''}</td><td>${d.expect.map((x) => `<code>${esc(x)}</code>`).join(' ')}</td><td>${esc(word(L, 'document', d.status))}</td><td>${d.attempts}</td><td>${esc(d.final_status ?? d.verdict_status ? word(L, 'verdict', (d.final_status ?? d.verdict_status)!) : '')}</td><td>${d.analysis_id ? `<code>${esc(d.analysis_id)}</code>` : ''}</td></tr>`,
     )
     .join('');
-  const events = l.events.map((e) => `<tr><td><code>${esc(e.type)}</code>${e.document_key ? ` <code>${esc(e.document_key)}</code>` : ''}</td><td>${esc(formatDate(e.at, L))}</td></tr>`).join('');
+  const events = l.events.map((e) => `<tr><td>${esc(word(L, 'event', e.type))}${e.document_key ? ` <code>${esc(e.document_key)}</code>` : ''}</td><td>${esc(formatDate(e.at, L))}</td></tr>`).join('');
   const cancellable = l.status === 'pending' || l.status === 'in_progress';
   const cancel =
     cancellable && can(ctx.member.role, 'links.cancel')
       ? `<form method="post" action="/dashboard/links/${esc(l.id)}/cancel">${csrfField(ctx.shell.csrf)}<button class="button danger small" type="submit">${esc(t(L, 'ln.cancel'))}</button></form>`
       : '';
   const body = `${banner(notice)}
-<dl class="facts"><dt>${esc(t(L, 'ln.status'))}</dt><dd><span class="tag" id="link-status">${esc(l.status)}</span></dd><dt>${esc(t(L, 'ln.created'))}</dt><dd>${esc(formatDate(l.created_at, L))}</dd><dt>${esc(t(L, 'ln.expires'))}</dt><dd>${esc(formatDate(l.expires_at, L))}</dd><dt>${esc(t(L, 'ln.reference'))}</dt><dd>${esc(l.reference ?? t(L, 'ln.none_value'))}</dd><dt>${esc(t(L, 'ln.metadata'))}</dt><dd>${esc(metadataText(l.metadata) || t(L, 'ln.none_value'))}</dd>${l.dossier_id ? `<dt>${esc(t(L, 'ln.dossier'))}</dt><dd><a href="/dashboard/dossiers/${esc(l.dossier_id)}"><code>${esc(l.dossier_id)}</code></a></dd>` : ''}</dl>
+<dl class="facts"><dt>${esc(t(L, 'ln.status'))}</dt><dd><span class="tag" id="link-status">${esc(word(L, 'link', l.status))}</span></dd><dt>${esc(t(L, 'ln.created'))}</dt><dd>${esc(formatDate(l.created_at, L))}</dd><dt>${esc(t(L, 'ln.expires'))}</dt><dd>${esc(formatDate(l.expires_at, L))}</dd><dt>${esc(t(L, 'ln.reference'))}</dt><dd>${esc(l.reference ?? t(L, 'ln.none_value'))}</dd><dt>${esc(t(L, 'ln.metadata'))}</dt><dd>${esc(metadataText(l.metadata) || t(L, 'ln.none_value'))}</dd>${l.dossier_id ? `<dt>${esc(t(L, 'ln.dossier'))}</dt><dd><a href="/dashboard/dossiers/${esc(l.dossier_id)}"><code>${esc(l.dossier_id)}</code></a></dd>` : ''}</dl>
 ${cancel}
 <h2>${esc(t(L, 'ln.documents'))}</h2>
 <table><thead><tr><th scope="col">${esc(t(L, 'ln.key'))}</th><th scope="col">${esc(t(L, 'ln.expect'))}</th><th scope="col">${esc(t(L, 'ln.status'))}</th><th scope="col">${esc(t(L, 'ln.attempts'))}</th><th scope="col">${esc(t(L, 'ln.verdict'))}</th><th scope="col">${esc(t(L, 'ln.analysis'))}</th></tr></thead><tbody>${docs}</tbody></table>

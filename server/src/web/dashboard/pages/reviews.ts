@@ -14,6 +14,7 @@ import { assignReview, changeReviewDecision, decideReview, listReviews } from '.
 import { ApiError } from '../../../http/errors.ts';
 import { readPdf, renderPdfPage } from '../../../providers/local/pdf.ts';
 import { teamOf } from '../members.ts';
+import { word } from '../words.ts';
 import { t, type MessageKey } from '../messages.ts';
 import { can } from '../permissions.ts';
 import { banner, csrfField, esc, formatDate, message, type Notice } from '../render.ts';
@@ -117,7 +118,7 @@ async function analysisPage(ctx: PageContext, notice: Notice | null = null, stat
   let doc: string;
   const bytes = row.file_key ? await ctx.services.blobs.get(row.file_key) : null;
   if (!bytes) {
-    doc = banner({ kind: 'warn', text: t(L, 'reviews.file_gone', { reason: a.storage.reason ?? a.storage.mode }) });
+    doc = banner({ kind: 'warn', text: t(L, 'reviews.file_gone', { reason: word(L, 'kept', a.storage.reason ?? `storage_${a.storage.mode}`) }) });
   } else {
     const sizes = await pageSizes(row, bytes);
     const download = `<p><a href="/dashboard/reviews/${esc(a.id)}/file">${esc(t(L, 'reviews.download'))}</a></p>`;
