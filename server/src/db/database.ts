@@ -182,9 +182,12 @@ export async function migrateToLatest(db: Kysely<DB>, schema?: string, onProgres
   // Kysely looks for its migration tables in every schema unless told which one.
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema ?? 'public' });
   let { error, results } = await migrator.migrateToLatest();
-  // Kysely's check for its own tables lists the tables of every schema: a schema that another process drops meanwhile
-  // (3F000, as test suites do on a shared PostgreSQL) fails that listing, not the migration: try again (a few times at most).
-  for (let attempt = 0; attempt < 3 && error && (error as { code?: unknown }).code === '3F000'; attempt++) {
+  // Kysely's check for its own tables lists the tables of every schema: a schema (3F000), table (42P01) or column
+  // (42703, from pg_get_serial_sequence) that another process drops meanwhile, as test suites do on a shared
+  // PostgreSQL, fails that listing, not the migration: try again (a few times at most). A migration that really fails
+  // rolls back in its transaction and fails again the same way.
+  const RACES = new Set(['3F000', '42P01', '42703']);
+  for (let attempt = 0; attempt < 3 && error && RACES.has(String((error as { code?: unknown }).code)); attempt++) {
     ({ error, results } = await migrator.migrateToLatest());
   }
   if (error) {
