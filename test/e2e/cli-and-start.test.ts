@@ -1,82 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFakeMistral } from '../support/fake-mistral.ts';
+import { cli, NODE, ROOT, runToExit, startServer, stop, tmpDir } from '../support/server-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSPORT = fs.readFileSync(path.resolve(ROOT, '../shared/testdata/documents/id-images/PassportEye/tests-data/passport-td3.jpg'));
-const NODE = process.execPath; // Node 24 from the `node` devDependency when run through npm
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-/** Generous: a loaded 2-core machine (CI) can take many times the usual 1-3 s to start; the test is not a timing test. */
-const START_TIMEOUT_MS = 120_000;
+/** The test is not a timing test: a loaded 2-core machine (CI) may take minutes. */
 const TEST_TIMEOUT_MS = 300_000;
-const tmpDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-e2e-'));
-  dirs.push(d);
-  return d;
-};
-const killChildren = () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-};
-// Also when the test process itself ends early (a run cut short by a timeout or a signal).
-process.once('exit', killChildren);
-afterAll(() => {
-  // A server a failed test left running is stopped: no process outlives the suite.
-  killChildren();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(NODE, ['server/src/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', ...env }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; out: string[]; baseUrl: string; key: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, ['server/src/main.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env } });
-    children.push(child);
-    const out: string[] = [];
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start in ${START_TIMEOUT_MS / 1000} s:\n${out.join('')}`));
-    }, START_TIMEOUT_MS);
-    child.stderr.on('data', (d) => out.push(String(d)));
-    child.stdout.on('data', (d) => {
-      out.push(String(d));
-      const text = out.join('');
-      const port = /\(port (\d+),/.exec(text)?.[1];
-      if (port && text.includes('OpenAPI document:')) {
-        clearTimeout(timer);
-        resolve({ child, out, baseUrl: `http://127.0.0.1:${port}`, key: /\b(ck_test_[0-9A-Za-z]+)/.exec(text)?.[1] });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out.join('')}`)));
-  });
-}
-
-/** Runs a command to its end (asynchronously: the test's timers and the kill-on-exit list keep working). */
-function runToExit(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env } });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    child.removeAllListeners('exit');
-    child.on('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
 
 describe('npm start on an empty embedded database', () => {
   it('creates a default account, prints its test key, serves /openapi.json and the API, and stops cleanly on SIGTERM', async () => {

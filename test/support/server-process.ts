@@ -71,6 +71,19 @@ export function startServer(env: Record<string, string>): Promise<RunningServer>
   });
 }
 
+/** Runs a command to its end (asynchronously: the test's timers and the kill-on-exit list keep working). */
+export function runToExit(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env } });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** SIGTERM, and the exit code once it stopped. */
 export function stop(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
