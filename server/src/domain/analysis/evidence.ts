@@ -4,7 +4,7 @@
  * our reading may be what is wrong. Pure functions over a reading and a validator result.
  */
 import type { ReadField, Reading } from '../../providers/types.ts';
-import { CHECK_CHAR_CONFIDENCE, mrzCheckPositions } from '../../validators/confidence.ts';
+import { CHECK_CHAR_CONFIDENCE, mrzCheckPositions, readSurely } from '../../validators/confidence.ts';
 import type { MrzCheckName } from '../../validators/mrz.ts';
 import type { ValidatorResult } from '../../validators/index.ts';
 
@@ -104,9 +104,8 @@ export function unsureEvidence(r: ValidatorResult, reading: Reading): Unsure[] {
       for (const c of (ev.checks ?? []).filter((x) => !x.valid)) {
         const span = mrzCheckPositions(ev.lines ?? [], c.name as MrzCheckName) ?? [];
         const at = (span.length ? span : Array.from(text, (_, k) => k)).filter((i) => i < text.length && text[i] !== '\n');
-        const weak = at.filter((i) => conf[i] < CHECK_CHAR_CONFIDENCE);
-        if (weak.length === 0) proven = true;
-        for (const i of weak) unsureAt.add(i);
+        if (readSurely(conf, mrz.confidence, at)) proven = true;
+        else for (const i of at) if (conf[i] < CHECK_CHAR_CONFIDENCE) unsureAt.add(i);
       }
       const at = [...unsureAt].sort((a, b) => a - b);
       if (!proven && at.length) push({ field: 'mrz', chars: at.map((i) => text[i]).join(''), confidence: Math.round(Math.min(...at.map((i) => conf[i])) * 100) / 100 });

@@ -233,11 +233,9 @@ export async function callbackSecretOf(db: Conn, accountId: string, livemode: bo
 
 export async function createLink(s: Services, auth: Auth, body: CreateBody): Promise<VerificationLink> {
   if (body.callback_url !== undefined && body.callback_url !== null) checkCallbackUrl(s, body.callback_url);
-  if (body.face_verification?.enabled && !auth.account.face_verification_enabled) {
-    throw new ApiError(403, 'face_verification_not_enabled', 'El módulo de verificación facial no está activado en esta cuenta.', 'face_verification');
-  }
   const template = body.template ? await getTemplateForRequest(s, auth, body.template, 'template') : null;
-  // The template's selfie module and masked fields, unless the link sets its own (null: none).
+  // The template's selfie module and masked fields, unless the link sets its own (null: none); a module the account
+  // does not have is 403 face_verification_not_enabled (faceVerificationOf).
   const face = faceVerificationOf(auth, body.face_verification !== undefined ? body.face_verification : template?.face_verification);
   const mask = body.mask_fields !== undefined && body.mask_fields !== null ? resolveMaskFields(body.mask_fields, 'mask_fields') : body.mask_fields === null ? [] : (template?.mask_fields ?? []);
   const documents = documentsOf(body, template);
