@@ -89,7 +89,7 @@ describe.each(DATABASES)('the dashboard webhooks section (%s)', (kind) => {
 
     const page = await owner.get(`/dashboard/webhooks/${ep.id}`);
     expect(page.html).toContain(d.id);
-    expect(page.html).toContain('delivered');
+    expect(page.html).toContain('Delivered');
     expect(page.html).toMatch(/class="http-status">200</);
     expect(page.html).toMatch(/class="duration">\d+ ms</);
   });

@@ -132,7 +132,7 @@ describe.skipIf(!CHROMIUM)("a reviewer's day in headless Chromium (1280x800)", (
     expect(await history.count()).toBe(2);
     for (let i = 0; i < 2; i++) {
       expect(await history.nth(i).locator('h3').textContent()).toContain('analysis.reviewed');
-      expect(await history.nth(i).locator('h3').textContent()).toContain('delivered');
+      expect(await history.nth(i).locator('h3').textContent()).toContain('Delivered');
       expect(await history.nth(i).locator('.http-status').first().textContent()).toBe('200');
     }
 

@@ -65,7 +65,7 @@ describe.skipIf(!CHROMIUM)('the dashboard webhooks, links and dossiers in headle
 
     await page.click('button:has-text("Disable")');
     expect(await page.locator('.banner').textContent()).toContain('Endpoint disabled.');
-    expect(await page.locator('dd .tag').textContent()).toBe('disabled');
+    expect(await page.locator('dd .tag').textContent()).toBe('Disabled');
     await check('endpoint disabled');
     await page.click('button:has-text("Re-enable")');
     expect(await page.locator('.banner').textContent()).toContain('Endpoint re-enabled.');
@@ -78,7 +78,7 @@ describe.skipIf(!CHROMIUM)('the dashboard webhooks, links and dossiers in headle
     await page.reload();
     const delivery = page.locator('section.delivery').first();
     expect(await delivery.locator('h3').textContent()).toContain('test');
-    expect(await delivery.locator('h3').textContent()).toContain('delivered');
+    expect(await delivery.locator('h3').textContent()).toContain('Delivered');
     expect(await delivery.locator('.http-status').textContent()).toBe('200');
     await check('endpoint history', 'webhooks');
 

@@ -74,7 +74,7 @@ describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium (1280x800)', () =
     const row = page.locator('tr', { hasText: 'Back office' });
     await row.locator('button', { hasText: 'Revoke' }).click();
     await page.waitForURL(/\/dashboard\/keys\?done=revoked$/);
-    expect(await page.locator('tr', { hasText: 'Back office' }).locator('.tag').textContent()).toContain('revoked');
+    expect(await page.locator('tr', { hasText: 'Back office' }).locator('.tag').textContent()).toContain('Revoked');
     expect((await listApiKeys(app.services.db, accountId)).find((k) => k.name === 'Back office')!.revoked_at).not.toBeNull();
     expect((await app.request('GET', '/v1/balance', { key: secret })).status).toBe(401);
 

@@ -42,9 +42,9 @@ const M: Record<string, [string, string, string, string]> = {
   'outcome.accepted': ['{label}: recibido. ¡Gracias!', '{label}: received. Thank you!', '{label}: recebido. Obrigado!', '{label} : reçu. Merci !'],
   'outcome.rejected': ['{label}: no se ha podido aceptar y no quedan intentos. {requester} lo revisará.', '{label}: it could not be accepted and no attempts are left. {requester} will review it.', '{label}: não foi possível aceitar e não restam tentativas. {requester} irá analisá-lo.', "{label} : il n'a pas pu être accepté et il ne reste aucun essai. {requester} l'examinera."],
   'outcome.verdict': ['Resultado: {verdict}', 'Result: {verdict}', 'Resultado: {verdict}', 'Résultat : {verdict}'],
-  'verdict.valid': ['válido', 'valid', 'válido', 'valide'],
-  'verdict.invalid': ['no válido', 'not valid', 'não válido', 'non valide'],
-  'verdict.review': ['pendiente de revisión', 'pending review', 'pendente de revisão', 'en attente de vérification'],
+  'verdict.valid': ['Válido', 'Valid', 'Válido', 'Valide'],
+  'verdict.invalid': ['No válido', 'Not valid', 'Não válido', 'Non valide'],
+  'verdict.review': ['Pendiente de revisión', 'Pending review', 'Pendente de revisão', 'En attente de vérification'],
 
   'list.heading': ['Lo que se te pide', 'What is needed', 'O que é pedido', 'Ce qui est demandé'],
   'list.heading_done': ['Tus documentos', 'Your documents', 'Os seus documentos', 'Vos documents'],

@@ -1,6 +1,7 @@
 // The API's enum values in a person's words (#29 item 1): what the console shows for a link, document, dossier,
 // analysis or event status, a verdict, a severity or why an original is not kept. [es, en, pt, fr]; an unknown value
 // (a newer API value) is shown as it is.
+import { labelOf } from '../../catalogue/index.ts';
 import type { DashboardLanguage } from './members.ts';
 
 type Entry = readonly [es: string, en: string, pt: string, fr: string];
@@ -54,4 +55,9 @@ const INDEX: Record<DashboardLanguage, number> = { es: 0, en: 1, pt: 2, fr: 3 };
 /** `value` of the enum `group` in words, in `language`; the value itself when it has none. */
 export function word(language: DashboardLanguage, group: 'link' | 'document' | 'analysis' | 'verdict' | 'dossier' | 'severity' | 'event' | 'kept', value: string): string {
   return W[`${group}.${value}`]?.[INDEX[language]] ?? value;
+}
+
+/** A document type by its catalogue name in `language` (`es_dni` is "DNI español"...); an unknown type as it is. */
+export function typeName(language: DashboardLanguage, type: string | null | undefined): string {
+  return type ? labelOf(type, language) : '';
 }

@@ -4,7 +4,7 @@
 import { getDossier, listDossiers, type Dossier } from '../../../domain/dossiers/service.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { t } from '../messages.ts';
-import { word } from '../words.ts';
+import { typeName, word } from '../words.ts';
 import { esc, formatDate, message } from '../render.ts';
 import { page, type DashboardRoute, type PageContext, type PageResult } from '../context.ts';
 
@@ -46,7 +46,7 @@ async function detailPage(ctx: PageContext): Promise<PageResult> {
   const analyses = d.documents
     .map((x) => {
       const review = x.verdict_status === 'review' ? `<a href="/dashboard/reviews/${esc(x.analysis_id)}" aria-label="${esc(t(L, 'ds.review_label', { id: x.analysis_id }))}">${esc(t(L, 'ds.review'))}</a>` : '';
-      return `<tr><td><code>${esc(x.key)}</code></td><td><code>${esc(x.analysis_id)}</code></td><td>${esc(x.type ?? '')}</td><td>${esc(word(L, 'analysis', x.status))}</td><td>${esc(x.verdict_status ? word(L, 'verdict', x.verdict_status) : '')}</td><td>${esc(formatDate(x.added_at, L))}</td><td>${review}</td></tr>`;
+      return `<tr><td><code>${esc(x.key)}</code></td><td><code>${esc(x.analysis_id)}</code></td><td>${esc(typeName(L, x.type))}</td><td>${esc(word(L, 'analysis', x.status))}</td><td>${esc(x.verdict_status ? word(L, 'verdict', x.verdict_status) : '')}</td><td>${esc(formatDate(x.added_at, L))}</td><td>${review}</td></tr>`;
     })
     .join('');
   const checks = d.checks.length ? `<h2>${esc(t(L, 'ds.checks'))}</h2><ul>${d.checks.map((c) => `<li><span class="tag">${esc(t(L, c.passed ? 'reviews.check_passed' : 'reviews.check_failed'))}</span> ${esc(c.message)} <code>${esc(c.code)}</code></li>`).join('')}</ul>` : '';

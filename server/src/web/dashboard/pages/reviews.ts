@@ -14,7 +14,8 @@ import { assignReview, changeReviewDecision, decideReview, listReviews } from '.
 import { ApiError } from '../../../http/errors.ts';
 import { readPdf, renderPdfPage } from '../../../providers/local/pdf.ts';
 import { teamOf } from '../members.ts';
-import { word } from '../words.ts';
+import { typeName, word } from '../words.ts';
+import { fieldLabel } from '../../../catalogue/field-labels.ts';
 import { t, type MessageKey } from '../messages.ts';
 import { can } from '../permissions.ts';
 import { banner, csrfField, esc, formatDate, message, type Notice } from '../render.ts';
@@ -54,7 +55,7 @@ async function queuePage(ctx: PageContext): Promise<PageResult> {
   const { data, has_more } = await listReviews(ctx.services, ctx.auth, { status, type, template, assignee: mine ? ctx.member.id : undefined, starting_after: after, limit: PAGE_SIZE });
   const { members } = await teamOf(ctx.services, ctx.account.id);
   const row = (a: Analysis) =>
-    `<tr><td><a href="/dashboard/reviews/${esc(a.id)}"><code>${esc(a.id)}</code></a></td><td>${esc(formatDate(a.created_at, L))}</td><td>${esc(a.document?.type ?? '')}</td><td>${esc(a.file.name ?? '')}</td><td>${a.verdict ? esc(t(L, `reviews.verdict.${a.verdict.status}` as MessageKey)) : ''}</td><td>${statusTag(L, a.review?.status ?? 'pending')}</td><td>${esc(nameOf(members, a.review?.assignee))}</td></tr>`;
+    `<tr><td><a href="/dashboard/reviews/${esc(a.id)}"><code>${esc(a.id)}</code></a></td><td>${esc(formatDate(a.created_at, L))}</td><td>${esc(typeName(L, a.document?.type))}</td><td>${esc(a.file.name ?? '')}</td><td>${a.verdict ? esc(t(L, `reviews.verdict.${a.verdict.status}` as MessageKey)) : ''}</td><td>${statusTag(L, a.review?.status ?? 'pending')}</td><td>${esc(nameOf(members, a.review?.assignee))}</td></tr>`;
   const table = data.length
     ? `<table class="queue"><thead><tr>${['reviews.col.id', 'reviews.col.created', 'reviews.col.type', 'reviews.col.file', 'reviews.col.verdict', 'reviews.col.status', 'reviews.col.assignee'].map((k) => `<th scope="col">${esc(t(L, k as MessageKey))}</th>`).join('')}</tr></thead><tbody>${data.map(row).join('')}</tbody></table>`
     : `<p>${esc(t(L, 'reviews.empty'))}</p>`;
@@ -134,7 +135,7 @@ async function analysisPage(ctx: PageContext, notice: Notice | null = null, stat
   }
 
   const fieldRows = fields
-    .map(([name, f], i) => `<tr><td>${i + 1}</td><th scope="row"><code>${esc(name)}</code></th><td class="value">${esc(valueText(f.value))}</td><td>${esc(num(f.confidence))}</td><td>${f.validated === null ? '' : esc(t(L, f.validated ? 'reviews.yes' : 'reviews.no'))}</td><td>${f.source ? esc(f.source.page) : ''}</td></tr>`)
+    .map(([name, f], i) => `<tr><td>${i + 1}</td><th scope="row">${esc(fieldLabel(name, L))} <code class="muted">${esc(name)}</code></th><td class="value">${esc(valueText(f.value))}</td><td>${esc(num(f.confidence))}</td><td>${f.validated === null ? '' : esc(t(L, f.validated ? 'reviews.yes' : 'reviews.no'))}</td><td>${f.source ? esc(f.source.page) : ''}</td></tr>`)
     .join('');
   const fieldsTable = fields.length
     ? `<table><thead><tr><th scope="col">#</th><th scope="col">${esc(t(L, 'reviews.field'))}</th><th scope="col">${esc(t(L, 'reviews.value'))}</th><th scope="col">${esc(t(L, 'reviews.confidence'))}</th><th scope="col">${esc(t(L, 'reviews.validated'))}</th><th scope="col">${esc(t(L, 'reviews.page'))}</th></tr></thead><tbody>${fieldRows}</tbody></table>`
@@ -179,7 +180,7 @@ async function analysisPage(ctx: PageContext, notice: Notice | null = null, stat
   }
 
   const body = `${banner(notice)}<p><a href="/dashboard/reviews">${esc(t(L, 'reviews.back'))}</a></p>
-<p class="muted"><code>${esc(a.id)}</code> · ${esc(a.file.name ?? '')} · ${esc(a.document?.type ?? '')} · ${esc(formatDate(a.created_at, L))}</p>
+<p class="muted"><code>${esc(a.id)}</code> · ${esc(a.file.name ?? '')} · ${esc(typeName(L, a.document?.type))} · ${esc(formatDate(a.created_at, L))}</p>
 <div class="review-layout"><section class="review-doc" aria-labelledby="h-doc"><h2 id="h-doc">${esc(t(L, 'reviews.document'))}</h2>${doc}</section>
 <section class="review-data"><h2>${esc(t(L, 'reviews.state'))}</h2>${state}${actions}
 <h2>${esc(t(L, 'reviews.reasons'))}</h2>${reasons}
