@@ -3,15 +3,15 @@
 // `analysis.reviewed` webhooks are delivered to a local receiver and shown in the endpoint's delivery history), cannot change a decision; an administrator
 // changes one. axe-core on every page (no serious or critical violation); no CSP report or console error.
 //
-// Screenshots go to a temporary directory; with UPDATE_SCREENSHOTS=1 to docs/dashboard/ (review-queue.png,
-// review-document.png, shown in docs/dashboard.md).
+// Screenshots go to a temporary directory; with UPDATE_SCREENSHOTS=1 review-document.png (the whole page) to
+// docs/dashboard/, shown in docs/dashboard.md (the queue's picture is every-page.test.ts's).
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAuditRecords } from '../../server/src/db/reviews.ts';
 import { runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axe, CHROMIUM, launchChromium, screenshotsDir } from '../support/browser.ts';
+import { axe, CHROMIUM, launchChromium, screenshot, screenshotsDir } from '../support/browser.ts';
 import { startReceiver, type Receiver } from '../unit/webhooks/receiver.ts';
 import { makeMember, PASSWORD } from '../support/dashboard.ts';
 import { fixtures, form } from '../support/files.ts';
@@ -70,7 +70,7 @@ describe.skipIf(!CHROMIUM)("a reviewer's day in headless Chromium (1280x800)", (
     };
     const check = async (page: Page, name: string, shot = false) => {
       expect(await axe(page), `axe on ${name}`).toEqual([]);
-      if (shot) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: name === 'review-document' });
+      if (shot) await screenshot(page, path.join(SHOTS, `${name}.png`), name === 'review-document');
     };
 
     // The member's day.
@@ -81,7 +81,7 @@ describe.skipIf(!CHROMIUM)("a reviewer's day in headless Chromium (1280x800)", (
     const rows = page.locator('table.queue tbody tr');
     expect(await rows.count()).toBe(3);
     expect(await rows.first().textContent()).toContain(ids[0]); // oldest first
-    await check(page, 'review-queue', true);
+    await check(page, 'review-queue');
 
     await page.click(`a[href="/dashboard/reviews/${ids[0]}"]`);
     await page.waitForURL(new RegExp(`/dashboard/reviews/${ids[0]}$`));

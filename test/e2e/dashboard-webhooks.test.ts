@@ -3,7 +3,7 @@
 // worker is run by the test, to a local HTTPS receiver) and sees it in the history; opens a link and a dossier.
 // axe-core on every page (no serious or critical violation); no CSP report or console error.
 //
-// Screenshots go to a temporary directory; with UPDATE_SCREENSHOTS=1 to docs/dashboard/ (webhooks.png, dossier.png).
+// The pictures of these pages in docs/dashboard/ are every-page.test.ts's.
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +80,7 @@ describe.skipIf(!CHROMIUM)('the dashboard webhooks, links and dossiers in headle
     expect(await delivery.locator('h3').textContent()).toContain('test');
     expect(await delivery.locator('h3').textContent()).toContain('Delivered');
     expect(await delivery.locator('.http-status').textContent()).toBe('200');
-    await check('endpoint history', 'webhooks');
+    await check('endpoint history');
 
     await page.click('nav >> text=Links');
     await check('links list');
@@ -94,7 +94,7 @@ describe.skipIf(!CHROMIUM)('the dashboard webhooks, links and dossiers in headle
     expect(await page.locator('#dossier-verdict').textContent()).toBe('Incomplete'); // the payslip is missing
     // The ID card's analysis waits for a human: linked to its page in the Reviews section.
     expect(await page.locator('main a[href^="/dashboard/reviews/an_"]').count()).toBe(1);
-    await check('dossier', 'dossier');
+    await check('dossier');
 
     expect(problems).toEqual([]);
     await context.close();

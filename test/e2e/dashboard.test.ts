@@ -3,7 +3,7 @@
 // changes a setting, looks at Usage and invites a teammate. axe-core at every page (no serious or critical
 // violation); the console must show no CSP report or error.
 //
-// Screenshots go to a temporary directory; with UPDATE_SCREENSHOTS=1 to docs/dashboard/ (the ones docs/dashboard.md shows).
+// Screenshots go to a temporary directory; with UPDATE_SCREENSHOTS=1 keys-created.png to docs/dashboard/ (every other page's picture is every-page.test.ts's).
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { invite } from '../../server/src/web/dashboard/members.ts';
 import { findAccount, listApiKeys } from '../../server/src/db/accounts.ts';
 import { recordUsage } from '../../server/src/db/usage.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axe, CHROMIUM, launchChromium, screenshotsDir } from '../support/browser.ts';
+import { axe, CHROMIUM, launchChromium, screenshot, screenshotsDir } from '../support/browser.ts';
 
 const shots = screenshotsDir('dashboard', 'cotejo-dashboard-shots');
 const SHOTS = shots.dir;
@@ -42,7 +42,7 @@ describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium (1280x800)', () =
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     const check = async (name: string, shot = false) => {
       expect(await axe(page), `axe on ${name}`).toEqual([]);
-      if (shot) await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+      if (shot) await screenshot(page, path.join(SHOTS, `${name}.png`));
     };
 
     await page.goto(inv.url);
@@ -56,7 +56,7 @@ describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium (1280x800)', () =
     expect(await page.locator('.banner').textContent()).toContain('You can sign in now.');
     await page.fill('#email', 'owner@example.com');
     await page.fill('#password', PASSWORD);
-    await check('sign-in', true);
+    await check('sign-in');
     await page.click('button[type=submit]');
     await page.waitForURL(/\/dashboard\/usage$/);
 
@@ -84,7 +84,7 @@ describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium (1280x800)', () =
     await page.click('form[action="/dashboard/settings"] button[type=submit]');
     await page.waitForURL(/\/dashboard\/settings\?done=saved$/);
     expect(await page.locator('.banner').textContent()).toContain('Settings saved.');
-    await check('settings', true);
+    await check('settings');
     expect(await findAccount(app.services.db, accountId)).toMatchObject({ review_max_days: 14, link_show_result: true });
 
     // Some days of test-mode usage for the chart (as the pipeline records them).
@@ -96,13 +96,13 @@ describe.skipIf(!CHROMIUM)('the dashboard in headless Chromium (1280x800)', () =
     }
     await page.click('nav >> text=Usage');
     expect(await page.locator('svg.chart rect.bar').count()).toBe(30);
-    await check('usage', true);
+    await check('usage');
 
     await page.click('nav >> text=Team');
     await page.fill('#invite-email', 'reviewer@example.com');
     await page.click('form[action="/dashboard/team/invitations"] button[type=submit]');
     expect(await page.locator('#invitation-link').textContent()).toMatch(/\/dashboard\/invitations\//);
-    await check('team', true);
+    await check('team');
 
     await page.click('nav >> text=Reviews');
     expect(await page.locator('main h1').textContent()).toBe('Review queue');

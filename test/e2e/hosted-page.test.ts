@@ -4,9 +4,10 @@
 // receiver); axe-core in the page at every step (no serious or critical violation); then the link, its dossier, the
 // webhook and the signed callback checked through the API. A second test runs the same flow with JavaScript off.
 //
-// Screenshots of every step go to a temporary directory; with UPDATE_SCREENSHOTS=1 to docs/verification-links/
-// (the ones docs/verification-links.md shows).
+// Screenshots of every step go to a temporary directory (each must be a real picture); the ones
+// docs/verification-links.md shows, in four languages, are every-page.test.ts's.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -15,11 +16,11 @@ import { callbackSecretOf } from '../../server/src/domain/links/service.ts';
 import { t } from '../../server/src/web/messages.ts';
 import { runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { axe, CHROMIUM, launchChromium, screenshotsDir } from '../support/browser.ts';
+import { axe, CHROMIUM, launchChromium } from '../support/browser.ts';
 import { fixtures } from '../support/files.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../unit/webhooks/receiver.ts';
 
-const shots = screenshotsDir('verification-links', 'cotejo-hosted-shots');
+const shots = { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-hosted-shots-')), cleanup: () => fs.rmSync(shots.dir, { recursive: true, force: true }) };
 const SHOTS = shots.dir;
 
 function verifySigned(req: ReceivedRequest, secret: string): Record<string, any> {
