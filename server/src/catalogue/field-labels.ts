@@ -13,7 +13,7 @@ export const FIELD_LABELS: Record<string, Localized> = {
   full_name: l('Nombre completo', 'Full name', 'Nome completo', 'Nom complet'),
   first_name: l('Nombre', 'Given names', 'Nome próprio', 'Prénom'),
   last_name: l('Apellidos', 'Surname', 'Apelido', 'Nom'),
-  second_last_name: l('Segundo apellido', 'Second surname', 'Segundo apelido', 'Second nom'),
+  second_last_name: l('Segundo apellido', 'Second surname', 'Segundo apelido', 'Second nom de famille'),
   birth_date: l('Fecha de nacimiento', 'Date of birth', 'Data de nascimento', 'Date de naissance'),
   birth_place: l('Lugar de nacimiento', 'Place of birth', 'Local de nascimento', 'Lieu de naissance'),
   sex: l('Sexo', 'Sex', 'Sexo', 'Sexe'),

@@ -20,7 +20,8 @@ async function listPage(ctx: PageContext): Promise<PageResult> {
     ? `<table><thead><tr><th scope="col">${esc(t(L, 'ln.id'))}</th><th scope="col">${esc(t(L, 'ds.verdict'))}</th><th scope="col">${esc(t(L, 'ln.reference'))}</th><th scope="col">${esc(t(L, 'ln.documents'))}</th><th scope="col">${esc(t(L, 'ln.created'))}</th></tr></thead><tbody>${data.map(row).join('')}</tbody></table>`
     : `<p>${esc(t(L, 'ds.none'))}</p>`;
   const more = has_more ? `<p><a href="/dashboard/dossiers?after=${esc(data[data.length - 1].id)}">${esc(t(L, 'ln.more'))}</a></p>` : '';
-  const mode = t(L, ctx.session.livemode ? 'mode.live' : 'mode.test');
+  // In a sentence, the mode is a common noun ("Keys of test mode", "Claves del modo de prueba").
+  const mode = t(L, ctx.session.livemode ? 'mode.live' : 'mode.test').toLowerCase();
   return page(ctx, 'dossiers', t(L, 'ds.title'), `<p class="muted">${esc(t(L, 'ds.intro', { mode }))}</p>${table}${more}`);
 }
 

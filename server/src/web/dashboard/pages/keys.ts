@@ -28,7 +28,7 @@ async function keysPage(ctx: PageContext, notice: Notice | null, status = 200): 
 <div class="field"><label for="key-kind">${esc(t(L, 'keys.kind'))}</label><select id="key-kind" name="kind"><option value="secret">${esc(t(L, 'keys.secret'))}</option><option value="publishable">${esc(t(L, 'keys.publishable'))}</option></select></div>
 <button class="button" type="submit">${esc(t(L, 'keys.create'))}</button>
 </form>`;
-  const body = `${banner(notice)}<p class="muted">${esc(t(L, 'keys.intro', { mode: t(L, `mode.${mode}`) }))}</p>${table}${create}`;
+  const body = `${banner(notice)}<p class="muted">${esc(t(L, 'keys.intro', { mode: t(L, `mode.${mode}`).toLowerCase() }))}</p>${table}${create}`;
   return page(ctx, 'keys', t(L, 'keys.title'), body, status);
 }
 

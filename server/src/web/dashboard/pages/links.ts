@@ -28,7 +28,8 @@ async function listPage(ctx: PageContext): Promise<PageResult> {
     ? `<table><thead><tr><th scope="col">${esc(t(L, 'ln.id'))}</th><th scope="col">${esc(t(L, 'ln.status'))}</th><th scope="col">${esc(t(L, 'ln.created'))}</th><th scope="col">${esc(t(L, 'ln.expires'))}</th><th scope="col">${esc(t(L, 'ln.reference'))}</th><th scope="col">${esc(t(L, 'ln.metadata'))}</th></tr></thead><tbody>${data.map(row).join('')}</tbody></table>`
     : `<p>${esc(t(L, 'ln.none'))}</p>`;
   const more = has_more ? `<p><a href="/dashboard/links?after=${esc(data[data.length - 1].id)}">${esc(t(L, 'ln.more'))}</a></p>` : '';
-  const mode = t(L, ctx.session.livemode ? 'mode.live' : 'mode.test');
+  // In a sentence, the mode is a common noun ("Keys of test mode", "Claves del modo de prueba").
+  const mode = t(L, ctx.session.livemode ? 'mode.live' : 'mode.test').toLowerCase();
   return page(ctx, 'links', t(L, 'ln.title'), `<p class="muted">${esc(t(L, 'ln.intro', { mode }))}</p>${table}${more}`);
 }
 

@@ -69,7 +69,7 @@ async function queuePage(ctx: PageContext): Promise<PageResult> {
 <div class="field check"><input id="f-mine" name="mine" type="checkbox" value="1"${mine ? ' checked' : ''}><label for="f-mine">${esc(t(L, 'reviews.mine'))}</label></div>
 <button class="button secondary" type="submit">${esc(t(L, 'reviews.filter'))}</button>
 </form>`;
-  const intro = `<p class="muted">${esc(t(L, status === 'pending' ? 'reviews.intro' : 'reviews.intro_other', { mode: t(L, ctx.session.livemode ? 'mode.live' : 'mode.test') }))}</p>`;
+  const intro = `<p class="muted">${esc(t(L, status === 'pending' ? 'reviews.intro' : 'reviews.intro_other', { mode: t(L, ctx.session.livemode ? 'mode.live' : 'mode.test').toLowerCase() }))}</p>`;
   return page(ctx, 'reviews', t(L, 'reviews.title'), `${intro}${filters}${table}${next}`);
 }
 

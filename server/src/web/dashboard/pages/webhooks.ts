@@ -32,7 +32,8 @@ async function listPage(ctx: PageContext): Promise<PageResult> {
   const table = endpoints.length
     ? `<table><thead><tr><th scope="col">${esc(t(L, 'wh.url'))}</th><th scope="col">${esc(t(L, 'wh.events'))}</th><th scope="col">${esc(t(L, 'wh.status'))}</th><th scope="col">${esc(t(L, 'wh.created'))}</th></tr></thead><tbody>${endpoints.map(row).join('')}</tbody></table>`
     : `<p>${esc(t(L, 'wh.none'))}</p>`;
-  const mode = t(L, ctx.session.livemode ? 'mode.live' : 'mode.test');
+  // In a sentence, the mode is a common noun ("Keys of test mode", "Claves del modo de prueba").
+  const mode = t(L, ctx.session.livemode ? 'mode.live' : 'mode.test').toLowerCase();
   return page(ctx, 'webhooks', t(L, 'wh.title'), `<p class="muted">${esc(t(L, 'wh.intro', { mode }))}</p>${table}`);
 }
 
