@@ -19,6 +19,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../server/src/db/accounts.ts';
 import { issueKey } from '../../server/src/domain/accounts.ts';
+import { expireDueLinks } from '../../server/src/domain/links/service.ts';
 import { acceptInvitation, invite, LANGUAGES } from '../../server/src/web/dashboard/members.ts';
 import type { DashboardLanguage } from '../../server/src/web/dashboard/members.ts';
 import { runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
@@ -191,13 +192,23 @@ describe.skipIf(!CHROMIUM)('every page in four languages and three widths, in he
       }
       return d.body.id as string;
     };
-    const holder = { full_name: 'María José García López', birth_date: '1988-07-21' };
+    const holder = { full_name: 'María José García López', birth_date: '1988-07-21', document_number: '12345678Z' };
     const valid = await dossier('EXP-VALIDO', 'es', [['id', 'dni_valid.jpg'], ['payslip', 'nomina.pdf']], holder);
     const invalid = await dossier('EXP-TITULAR', 'en', [['id', 'dni_expired.jpg'], ['payslip', 'nomina_2.pdf']]);
-    const review = await dossier('EXP-REVISAR', 'pt', [['id', 'dni_blurry.jpg']]);
+    const review = await dossier('EXP-REVISAR', 'pt', [['id', 'dni_blurry.jpg'], ['payslip', 'nomina.pdf']], holder);
     const failed = await dossier('EXP-FALLO', 'fr', [['id', 'dni_failed.jpg']]);
     const empty = await dossier('EXP-VACIO', 'es', []);
     await analyze('passport_mismatch_mrz.jpg', {});
+    // The states the walk is meant to see, as the API has them.
+    const verdictOf = async (id: string) => (await app.request('GET', `/v1/dossiers/${id}`)).body as { verdict: { status: string }; checks: Array<{ passed: boolean }>; documents: Array<{ status: string }> };
+    const seen = { valid: await verdictOf(valid), invalid: await verdictOf(invalid), review: await verdictOf(review), failed: await verdictOf(failed), empty: await verdictOf(empty) };
+    expect(seen.valid.verdict.status, JSON.stringify(seen.valid)).toBe('complete_valid');
+    expect(seen.valid.checks.length > 0 && seen.valid.checks.every((c) => c.passed)).toBe(true);
+    expect(seen.invalid.verdict.status).toBe('invalid');
+    expect(seen.invalid.checks.some((c) => !c.passed)).toBe(true);
+    expect(seen.review.verdict.status).toBe('review');
+    expect(seen.failed.documents.map((d) => d.status)).toContain('failed');
+    expect(seen.empty.verdict.status).toBe('incomplete');
 
     // Links, per locale, in every state the hosted page has.
     for (const locale of LANGUAGES) {
@@ -228,6 +239,10 @@ describe.skipIf(!CHROMIUM)('every page in four languages and three widths, in he
       expect((await app.request('DELETE', `/v1/verification-links/${cancelled.id}`)).status).toBeLessThan(300);
       pages.push({ name: 'cancelled', path: cancelled.path });
       pages.push({ name: 'unknown', path: '/l/an-unknown-token-that-is-long-enough' });
+      // A link past its expiry is marked expired by the worker's sweep (the worker does not run here).
+      await expireDueLinks(app.services);
+      const statusOf = async (id: string) => (await app.request('GET', `/v1/verification-links/${id}`)).body.status as string;
+      expect([await statusOf(fresh.id), await statusOf(doc.id), await statusOf(done.id), await statusOf(expired.id), await statusOf(cancelled.id)]).toEqual(['pending', 'in_progress', 'completed', 'expired', 'cancelled']);
       hosted[locale] = pages;
       if (locale === 'en') {
         dashboard.push(
@@ -271,7 +286,7 @@ describe.skipIf(!CHROMIUM)('every page in four languages and three widths, in he
     browser = await launchChromium();
     enums = enumValues(await (await fetch(`${app.baseUrl}/openapi.json`)).json());
     await seed();
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await app?.close();
