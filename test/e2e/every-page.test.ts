@@ -2,7 +2,7 @@
 // 390, 1280 and 1440 px (#29 "Done when"): every dashboard page (usage, keys, settings, team, the review queue and a
 // review in each state, webhook endpoints and their deliveries, links and dossiers in each state, sign-in, an
 // invitation, not found) and the hosted verification page in each state (welcome, consent, a document, a retry, a
-// document being checked, a refused upload, the thank-you page with the verdict, expired, cancelled, unknown link),
+// document not accepted after its last attempt, a document being checked, a refused upload, the thank-you page with the verdict, expired, cancelled, unknown link),
 // with test-mode data in every state: analyses valid, invalid, to review and failed, reviews open and decided,
 // dossiers complete, invalid, to review and incomplete with cross-document checks passed and failed, link events.
 //
@@ -36,7 +36,7 @@ const WIDTHS = [1280, 390, 1440] as const;
 const DASHBOARD_SHOT_LANGUAGES: readonly string[] = ['en', 'es'];
 /** The pages photographed: one of each kind (docs/dashboard.md and docs/verification-links.md show them). */
 const SHOTS = new Set(['sign-in', 'usage', 'keys', 'settings', 'team', 'reviews', 'review-open', 'webhooks', 'webhook-deliveries', 'links', 'link-completed', 'dossiers', 'dossier-invalid']);
-const HOSTED_SHOTS = new Set(['welcome', 'consent', 'document', 'retry', 'processing', 'done', 'expired', 'cancelled']);
+const HOSTED_SHOTS = new Set(['welcome', 'consent', 'document', 'retry', 'not-accepted', 'processing', 'done', 'expired', 'cancelled']);
 
 /** Every `enum` string of the served OpenAPI document that a person should not read: snake_case or one lower-case word. */
 function enumValues(doc: unknown): string[] {
@@ -224,6 +224,11 @@ describe.skipIf(!CHROMIUM)('every page in four languages and three widths, in he
       await consent(retry.url);
       await upload(retry.url, 'dni', 'blurry.jpg');
       pages.push({ name: 'retry', path: retry.path });
+      // Out of attempts: five blurry photos, the document not accepted; the next one's page says so.
+      const spent = await link({ documents: [...docs, { key: 'payslip', label: locale === 'en' ? 'Payslip' : 'Nómina', expect: 'es_payslip' }], locale });
+      await consent(spent.url);
+      for (let i = 0; i < 5; i++) await upload(spent.url, 'dni', 'blurry.jpg');
+      pages.push({ name: 'not-accepted', path: `${spent.path}?last=dni` });
       const slow = await link({ documents: docs, locale });
       await consent(slow.url);
       await upload(slow.url, 'dni', 'dni_slow.jpg');
