@@ -103,6 +103,9 @@ function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}`);
 }
 
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+const PG_QUERY_TIMEOUT_MS = 60_000;
+
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   if (opts.databaseUrl) {
     if (opts.schema) {
@@ -117,12 +120,20 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      // #31: a database that does not answer is an error within bounds (a request answers 503), never a hang: a new
+      // connection within 5 s, a statement's answer within 60 s; TCP keep-alive finds a connection cut silently.
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      query_timeout: PG_QUERY_TIMEOUT_MS,
+      keepAlive: true,
       ...(opts.schema ? { options: `-c search_path="${opts.schema}"` } : {}),
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
           oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle connection the server closed (a restart, a network cut) is an 'error' event on the pool; without a
+    // listener it would end the process. The pool drops that connection and opens another when one is needed.
+    pool.on('error', () => undefined);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { kind: 'postgres', db, schema: opts.schema, pglite: undefined, close: () => db.destroy() };
   }
