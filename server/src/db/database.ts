@@ -134,6 +134,9 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
     // An idle connection the server closed (a restart, a network cut) is an 'error' event on the pool; without a
     // listener it would end the process. The pool drops that connection and opens another when one is needed.
     pool.on('error', () => undefined);
+    // The same for a connection in use (between the statements of a transaction): its next statement fails instead
+    // (a 503), and the pool drops it on release (it is no longer queryable).
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { kind: 'postgres', db, schema: opts.schema, pglite: undefined, close: () => db.destroy() };
   }

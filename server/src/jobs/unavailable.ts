@@ -48,3 +48,23 @@ export async function deferIfUnavailable(
     }
   }
 }
+
+/**
+ * Runs `write` and, while it fails because the database is away, runs it again every second for at most `holdMs`:
+ * for a write whose work is already done outside (a webhook already delivered must be recorded, or it would be sent
+ * a second time when its lease lapses). Other errors, and the last one past `holdMs`, are thrown.
+ */
+export async function retryWhileUnavailable<T>(logger: Logger, what: Record<string, unknown>, write: () => Promise<T>, holdMs = 60_000): Promise<T> {
+  const until = Date.now() + holdMs;
+  let told = false;
+  for (;;) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!unavailableDependency(err) || Date.now() >= until) throw err;
+      if (!told) logger.warn({ ...what, cause: String((err as Error)?.message ?? err) }, 'database unavailable: the outcome is recorded once it is back');
+      told = true;
+      await new Promise((r) => setTimeout(r, UNAVAILABLE_MIN_DELAY_MS));
+    }
+  }
+}
