@@ -233,12 +233,14 @@ describe.skipIf(!BASE)('dependencies away under load: PostgreSQL and S3 behind a
     // Every delivery final in the database (none left leased, to be sent again when its lease lapses), then counted.
     const direct = new URL(BASE!);
     direct.pathname = `/${dbName}`;
-    await waitFor('every delivery recorded as final', async () => {
+    await waitFor('every delivery recorded as final and the spool empty', async () => {
       const c = new pg.Client({ connectionString: direct.toString() });
       await c.connect();
       try {
         const { rows } = await c.query(`select count(*)::int as n from webhook_deliveries where status = 'pending'`);
-        return rows[0].n === 0;
+        // And the originals spooled while S3 was away are in the bucket now.
+        const spooled = await c.query(`select count(*)::int as n from blob_spool`);
+        return rows[0].n === 0 && spooled.rows[0].n === 0;
       } finally {
         await c.end();
       }

@@ -65,7 +65,6 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
   const sweepMs = opts.sweepMs ?? 60_000;
   let stopping = false;
   let lastSweep = 0;
-  let lastFlush = 0;
   // A loop that fails because the database or the store is away says so once per loop and outage, then waits for it
   // (a warning, not an error per poll); the first round that works again says it is back.
   const away = new Map<string, string>();
@@ -95,11 +94,6 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
         if (Date.now() - lastSweep >= sweepMs) {
           lastSweep = Date.now();
           await sweepRetention(s);
-        }
-        // Originals kept in the database while the S3 store was away go to it (storage/spooling-blob-store.ts).
-        if (s.blobs.flushSpool && Date.now() - lastFlush >= SPOOL_FLUSH_MS) {
-          lastFlush = Date.now();
-          await s.blobs.flushSpool();
         }
         recovered('worker loop');
         if (!worked) await new Promise((r) => setTimeout(r, pollMs));
@@ -134,10 +128,24 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       }
     }
   })();
+  // Originals kept in the database while the S3 store was away go to it (storage/spooling-blob-store.ts), in a loop
+  // of their own: a store that hangs holds up nothing else.
+  const spool = (async () => {
+    const flush = s.blobs.flushSpool?.bind(s.blobs);
+    while (!stopping && flush) {
+      try {
+        await flush();
+        recovered('spool loop');
+        for (let waited = 0; waited < SPOOL_FLUSH_MS && !stopping; waited += pollMs) await new Promise((r) => setTimeout(r, pollMs));
+      } catch (err) {
+        await failed('spool loop', err);
+      }
+    }
+  })();
   return {
     stop: async () => {
       stopping = true;
-      await Promise.all([loop, deliveries, emails]);
+      await Promise.all([loop, deliveries, emails, spool]);
     },
   };
 }
