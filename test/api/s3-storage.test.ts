@@ -1,7 +1,8 @@
 /**
  * The app on an S3-compatible store (issue #18): originals and exports go to the bucket (never the data dir), are
  * served from it, and leave it on retention, on DELETE and with their analysis; a write the store refuses fails the
- * request cleanly; /readyz says 503 blob_store_unreachable while the store is down. A real S3 server on loopback (s3rver).
+ * request cleanly (503 service_unavailable with Retry-After, #31); /readyz says 503 blob_store_unreachable while the
+ * store is down; async work and batches are accepted meanwhile and finished once it is back. A real S3 server on loopback (s3rver).
  */
 import fs from 'node:fs';
 import path from 'node:path';
