@@ -33,9 +33,10 @@ export default {
         // scripts/mock.ts (`npm run mock`) runs its binary, node_modules/.bin/prism, by path.
         '@stoplight/prism-cli',
       ],
-      // Optional system tools, used when present: util-linux's `unshare` (test/unit/local/ocr.test.ts), the
-      // PostgreSQL client programs (bench/) and libheif's `heif-enc` (bench/image-reader.ts).
-      ignoreBinaries: ['unshare', 'psql', 'createdb', 'dropdb', 'heif-enc'],
+      // Optional system tools, used when present: util-linux's `unshare` (test/unit/local/ocr.test.ts) and `mount` /
+      // `umount` (a tmpfs, test/faults/disk-full.test.ts), the PostgreSQL client programs (bench/) and libheif's
+      // `heif-enc` (bench/image-reader.ts).
+      ignoreBinaries: ['unshare', 'mount', 'umount', 'psql', 'createdb', 'dropdb', 'heif-enc'],
     },
     server: {
       // src/providers/local/ocr.ts finds the OCR language data with require.resolve(`@tesseract.js-data/${lang}/...`).

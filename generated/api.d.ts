@@ -997,7 +997,7 @@ export interface components {
          *     Logic must rely on `code`, never on `message`.
          * @enum {string}
          */
-        ErrorCode: "invalid_json" | "invalid_multipart" | "invalid_options" | "missing_file" | "empty_file" | "invalid_base64" | "invalid_file_url" | "batch_too_large" | "empty_batch" | "invalid_url" | "invalid_idempotency_key" | "missing_api_key" | "invalid_api_key" | "insufficient_credits" | "monthly_cap_reached" | "email_not_verified" | "forbidden" | "publishable_key_not_allowed" | "face_verification_not_enabled" | "resource_missing" | "route_not_found" | "file_not_stored" | "idempotency_in_progress" | "analysis_not_completed" | "already_reviewed" | "not_reviewable" | "link_not_active" | "file_too_large" | "unsupported_file_type" | "unsupported_content_type" | "invalid_parameter" | "idempotency_key_reused" | "too_many_pages" | "unreadable_image" | "unreadable_pdf" | "file_url_unreachable" | "processing_unavailable" | "documents_required" | "template_not_found" | "rate_limited" | "concurrency_limit" | "pages_rate_limited" | "internal_error" | "not_implemented" | "live_mode_unavailable" | "billing_unavailable" | "malformed_request" | "request_timeout" | "headers_too_large" | "request_too_large";
+        ErrorCode: "invalid_json" | "invalid_multipart" | "invalid_options" | "missing_file" | "empty_file" | "invalid_base64" | "invalid_file_url" | "batch_too_large" | "empty_batch" | "invalid_url" | "invalid_idempotency_key" | "missing_api_key" | "invalid_api_key" | "insufficient_credits" | "monthly_cap_reached" | "email_not_verified" | "forbidden" | "publishable_key_not_allowed" | "face_verification_not_enabled" | "resource_missing" | "route_not_found" | "file_not_stored" | "idempotency_in_progress" | "analysis_not_completed" | "already_reviewed" | "not_reviewable" | "link_not_active" | "file_too_large" | "unsupported_file_type" | "unsupported_content_type" | "invalid_parameter" | "idempotency_key_reused" | "too_many_pages" | "unreadable_image" | "unreadable_pdf" | "file_url_unreachable" | "processing_unavailable" | "documents_required" | "template_not_found" | "rate_limited" | "concurrency_limit" | "pages_rate_limited" | "internal_error" | "not_implemented" | "live_mode_unavailable" | "billing_unavailable" | "service_unavailable" | "malformed_request" | "request_timeout" | "headers_too_large" | "request_too_large";
         /** @description The error object. */
         ErrorObject: {
             type: components["schemas"]["ErrorType"];
@@ -2977,7 +2977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`. */
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
             503: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -2990,6 +2990,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3146,6 +3148,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3320,6 +3343,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteAnalysis: {
@@ -3482,6 +3526,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3684,6 +3749,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getAnalysisFile: {
@@ -3854,6 +3940,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4117,6 +4224,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,7 +4526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`. */
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
             503: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -4411,6 +4539,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4585,6 +4715,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listReviews: {
@@ -4735,6 +4886,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4995,7 +5167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`. */
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
             503: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -5008,6 +5180,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5182,6 +5356,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listDocumentTypes: {
@@ -5306,6 +5501,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,6 +5670,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listWebhookEndpoints: {
@@ -5594,6 +5831,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5834,6 +6092,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getWebhookEndpoint: {
@@ -5996,6 +6275,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6170,6 +6470,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listVerificationLinks: {
@@ -6319,6 +6640,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6559,6 +6901,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getVerificationLink: {
@@ -6721,6 +7084,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6914,6 +7298,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getBalance: {
@@ -7054,6 +7459,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7215,6 +7641,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listTemplates: {
@@ -7359,6 +7806,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7599,6 +8067,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getTemplate: {
@@ -7761,6 +8250,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8001,6 +8511,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteTemplate: {
@@ -8169,6 +8700,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     listDossiers: {
@@ -8315,6 +8867,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8555,6 +9128,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getDossier: {
@@ -8723,6 +9317,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     deleteDossier: {
@@ -8885,6 +9500,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9194,7 +9830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`. */
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
             503: {
                 headers: {
                     /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
@@ -9207,6 +9843,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9342,6 +9980,27 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description The policy, for example `10;w=1`. */
                     "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: `live_mode_unavailable`, `billing_unavailable`, `service_unavailable` (a dependency is away for now; `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Request id, `req_` + ULID; equal to `error.request_id` on errors. */
+                    "X-Request-Id": components["schemas"]["RequestId"];
+                    /** @description Requests allowed in the current window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, for example `10;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying (always sent with `service_unavailable`). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

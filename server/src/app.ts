@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { newId } from './ids.ts';
 import type { Handler, Services } from './http/context.ts';
 import { compressResponses, Precompressed, sendPrecompressed } from './http/compression.ts';
-import { ApiError, toErrorResponse } from './http/errors.ts';
+import { ApiError, asApiError, toErrorResponse } from './http/errors.ts';
 import { mountDocs } from './http/docs.ts';
 import { mountHealth } from './http/health.ts';
 import { mountMetrics, routeLabel } from './http/metrics.ts';
@@ -105,8 +105,10 @@ export function buildApp(services: Services, opts: AppOptions = {}): RequestList
     const { status, headers, body } = toErrorResponse(err, requestId);
     // An ApiError is an answer the contract specifies (501 not_implemented, 503 provider_unavailable...), not a
     // crash: one line without a stack. Anything else that reaches here is a bug, logged with its stack.
-    if (err instanceof ApiError) {
-      if (status >= 500) services.logger.warn({ request_id: requestId, status, code: err.code }, `answered ${status} ${err.code}`);
+    const known = asApiError(err);
+    if (known) {
+      // A dependency away (503 service_unavailable) says why in `cause`: refused, timed out, disk full...
+      if (status >= 500) services.logger.warn({ request_id: requestId, status, code: known.code, ...(known !== err ? { cause: String((err as Error)?.message ?? err) } : {}) }, `answered ${status} ${known.code}`);
     } else if (status >= 500) services.logger.error({ request_id: requestId, err }, 'unhandled error');
     req.resume();
     if (res.headersSent) {

@@ -12,6 +12,7 @@ import { createLocalProvider } from './providers/local/index.ts';
 import { createMistralClient } from './providers/mistral/client.ts';
 import { testModeProvider } from './providers/test-mode/index.ts';
 import { LocalBlobStore } from './storage/blob-store.ts';
+import { SpoolingBlobStore } from './storage/spooling-blob-store.ts';
 import { S3BlobStore } from './storage/s3-blob-store.ts';
 import { UrlSigner } from './storage/signed-urls.ts';
 import { RevocationFetcher } from './domain/trust/revocation-fetcher.ts';
@@ -52,7 +53,8 @@ export async function openServices(
     config,
     logger,
     // An S3-compatible bucket when COTEJO_S3_BUCKET is set (processes share it), else the data dir (docs/deployment.md).
-    blobs: config.s3 ? new S3BlobStore(config.s3) : new LocalBlobStore(path.join(config.dataDir, 'files')),
+    // Through an S3 outage, work that can wait keeps its originals in the database (storage/spooling-blob-store.ts).
+    blobs: config.s3 ? new SpoolingBlobStore(new S3BlobStore(config.s3), database.db, logger, () => clock.now()) : new LocalBlobStore(path.join(config.dataDir, 'files')),
     signer: new UrlSigner(secret),
     providers: {
       test: testModeProvider,

@@ -1,13 +1,14 @@
 /**
  * The app on an S3-compatible store (issue #18): originals and exports go to the bucket (never the data dir), are
  * served from it, and leave it on retention, on DELETE and with their analysis; a write the store refuses fails the
- * request cleanly; /readyz says 503 blob_store_unreachable while the store is down. A real S3 server on loopback (s3rver).
+ * request cleanly (503 service_unavailable with Retry-After, #31); /readyz says 503 blob_store_unreachable while the
+ * store is down; async work and batches are accepted meanwhile and finished once it is back. A real S3 server on loopback (s3rver).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepRetention } from '../../server/src/jobs/worker.ts';
-import { S3BlobStore } from '../../server/src/storage/s3-blob-store.ts';
+import { runOneAnalysisJob, sweepRetention } from '../../server/src/jobs/worker.ts';
+import { SpoolingBlobStore } from '../../server/src/storage/spooling-blob-store.ts';
 import { DATABASES, ManualClock, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures, form } from '../support/files.ts';
 import { startS3rver, type TestS3 } from '../support/s3rver.ts';
@@ -24,7 +25,7 @@ describe.each(DATABASES)('blob storage in S3 on %s', (kind) => {
   });
   afterAll(async () => {
     await app?.close();
-    if (app?.services.blobs instanceof S3BlobStore) await app.services.blobs.destroy();
+    if (app?.services.blobs instanceof SpoolingBlobStore) await app.services.blobs.destroy();
     await s3?.close();
   });
 
@@ -34,8 +35,8 @@ describe.each(DATABASES)('blob storage in S3 on %s', (kind) => {
   /** The bucket's keys of one analysis, without the prefix. */
   const objectsOf = async (id: string) => (await s3.keys()).filter((k) => k.includes(`/${id}/`)).map((k) => k.slice(prefix.length));
 
-  it('picks the S3 store from the configuration', () => {
-    expect(app.services.blobs).toBeInstanceOf(S3BlobStore);
+  it('picks the S3 store from the configuration (spooling the originals of work that can wait through an outage)', () => {
+    expect(app.services.blobs).toBeInstanceOf(SpoolingBlobStore);
   });
 
   it('stores the original in the bucket under the prefix, serves it from there, never in the data dir', async () => {
@@ -107,11 +108,13 @@ describe.each(DATABASES)('blob storage in S3 on %s', (kind) => {
       expect(await down.json()).toEqual({ status: 'unavailable', reason: 'blob_store_unreachable' });
       // Liveness is not readiness: the process still answers.
       expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
-      // A write the store cannot take fails the request with a server error, and leaves no half-made analysis.
+      // A synchronous write the store cannot take answers 503 service_unavailable with Retry-After (#31, never a
+      // 500), and leaves no half-made analysis and no charge.
       const before = await app.services.db.selectFrom('analyses').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       const failed = await analyze('dni_valid.jpg', { storage: 'persistent' });
-      expect(failed.status).toBe(500);
-      expect(failed.body.error).toMatchObject({ type: 'api_error', code: 'internal_error' });
+      expect(failed.status).toBe(503);
+      expect(failed.headers.get('retry-after')).toBe('5');
+      expect(failed.body.error).toMatchObject({ type: 'api_error', code: 'service_unavailable' });
       const after = await app.services.db.selectFrom('analyses').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
     } finally {
@@ -119,5 +122,54 @@ describe.each(DATABASES)('blob storage in S3 on %s', (kind) => {
     }
     const back = await fetch(`${app.baseUrl}/readyz`);
     expect(back.status).toBe(200);
+  });
+
+  it('an S3 outage (#31): async work and batch documents are accepted (202), kept in the database, finished and moved to the bucket once it is back; a sync one gets 503 and costs nothing', async () => {
+    const balance = async () => (await app.request('GET', '/v1/balance')).body;
+    await s3.stop();
+    let asyncId: string;
+    let batchId: string;
+    try {
+      const credits = await balance();
+      const sync = await analyze('dni_valid.jpg', { storage: 'persistent', expect: 'es_dni' });
+      expect(sync.status).toBe(503);
+      expect(sync.headers.get('retry-after')).toBe('5');
+      expect(await balance()).toEqual(credits);
+      const accepted = await analyze('dni_valid.jpg', { storage: 'persistent', async: true, expect: 'es_dni', export: ['json'] });
+      expect(accepted.status).toBe(202);
+      asyncId = accepted.body.id;
+      const items = new FormData();
+      items.append('files[]', new Blob([fixtures.jpeg() as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }), 'dni_valid.jpg');
+      items.append('options', JSON.stringify({ storage: 'persistent' }));
+      const batch = await app.request('POST', '/v1/batches', { body: items });
+      expect(batch.status).toBe(202);
+      batchId = batch.body.id;
+      // The job reads its original from the database and reads the document, but its export cannot be written: the
+      // job waits for the store, spending no attempt; the analysis is not failed (its exports follow once it is back).
+      await runOneAnalysisJob(app.services);
+      const waiting = await app.request('GET', `/v1/analyses/${asyncId}`);
+      expect(waiting.body.status).not.toBe('failed');
+      expect(waiting.body.exports?.json ?? null).toBeNull();
+      const jobs = await app.services.db.selectFrom('jobs').select(['status', 'attempts']).where('payload', '@>', JSON.stringify({ analysis_id: asyncId }) as never).execute();
+      expect(jobs).toEqual([{ status: 'pending', attempts: 0 }]);
+      const spooled = (await app.services.db.selectFrom('blob_spool').select('key').execute()).map((r) => r.key);
+      expect(spooled).toContain(`${app.account.account}/${asyncId}/original`);
+      expect(spooled).toHaveLength(2);
+    } finally {
+      await s3.restart();
+    }
+    // Back: the jobs run (their wait is due once the clock moves) and the spooled originals go to the bucket.
+    clock.advance(120_000);
+    while (await runOneAnalysisJob(app.services));
+    const done = await app.request('GET', `/v1/analyses/${asyncId}`);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.exports.json).toBeTruthy();
+    const file = await app.request('GET', `/v1/analyses/${asyncId}/file`);
+    expect(Buffer.from(file.bytes).equals(fixtures.jpeg())).toBe(true);
+    expect(await (app.services.blobs as SpoolingBlobStore).flushSpool()).toBe(2);
+    expect(await app.services.db.selectFrom('blob_spool').select('key').execute()).toEqual([]);
+    expect((await objectsOf(asyncId)).sort()).toEqual(expect.arrayContaining([`${app.account.account}/${asyncId}/original`]));
+    const batch = await app.request('GET', `/v1/batches/${batchId}`);
+    expect(batch.body.status).toBe('completed');
   });
 });

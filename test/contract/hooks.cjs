@@ -484,7 +484,7 @@ function skipReason(d) {
     case 501:
       return '501 not_implemented: the operation is built (only operations still pending answer 501)';
     case 503:
-      return '503: only operations that read a document need the live-mode provider';
+      return '503: only operations that read a document need the live-mode provider; service_unavailable needs the database or the store taken away (test/faults/ does that)';
     case 404:
       return '404: the operation has no resource id in its path';
     case 422:

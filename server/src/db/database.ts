@@ -103,6 +103,8 @@ function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}`);
 }
 
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+
 export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
   if (opts.databaseUrl) {
     if (opts.schema) {
@@ -117,12 +119,24 @@ export async function openDatabase(opts: OpenOptions = {}): Promise<Database> {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      // #31: a database that does not answer is a 503 within bounds: a new connection, or a free one from the pool,
+      // within 5 s. No time limit per statement (a migration on a large table may take minutes): a statement on a
+      // connection that stalls waits for it, and TCP keep-alive finds a connection that died silently.
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       ...(opts.schema ? { options: `-c search_path="${opts.schema}"` } : {}),
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
           oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle connection the server closed (a restart, a network cut) is an 'error' event on the pool; without a
+    // listener it would end the process. The pool drops that connection and opens another when one is needed.
+    pool.on('error', () => undefined);
+    // The same for a connection in use (between the statements of a transaction): its next statement fails instead
+    // (a 503), and the pool drops it on release (it is no longer queryable).
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { kind: 'postgres', db, schema: opts.schema, pglite: undefined, close: () => db.destroy() };
   }

@@ -317,6 +317,15 @@ export interface DB {
   trusted_lists: TrustedListsTable;
   trusted_list_refresh: TrustedListRefreshTable;
   trusted_list_pivots: TrustedListPivotsTable;
+  // #31 outages (below this line)
+  blob_spool: BlobSpoolTable;
+}
+
+/** An original accepted while the S3 store was away, until it is moved there (storage/spooling-blob-store.ts). */
+export interface BlobSpoolTable {
+  key: string;
+  bytes: Uint8Array;
+  created_at: Timestamp;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api.d.ts';
+import { UNAVAILABLE_RETRY_AFTER_S, unavailableDependency } from '../storage/unavailable.ts';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorType = components['schemas']['ErrorType'];
@@ -50,9 +51,26 @@ export interface ErrorResponse {
   body: ErrorEnvelope;
 }
 
+const UNAVAILABLE_MESSAGE = {
+  database: 'El servicio no puede acceder a su base de datos en este momento. No se ha hecho nada: vuelve a intentarlo pasados los segundos de Retry-After.',
+  blob_store: 'El servicio no puede acceder a su almacenamiento de ficheros en este momento. No se ha hecho nada: vuelve a intentarlo pasados los segundos de Retry-After.',
+} as const;
+
+/**
+ * A thrown value as the ApiError it answers: itself, or 503 `service_unavailable` with Retry-After when it says the
+ * database or the blob store is away for now (issue #31: never a 500 for a passing outage); null for anything else.
+ */
+export function asApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  const dependency = unavailableDependency(err);
+  if (!dependency) return null;
+  return new ApiError(503, 'service_unavailable', UNAVAILABLE_MESSAGE[dependency], undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) });
+}
+
 /** The single place where any thrown value becomes the error envelope. Unknown errors never leak. */
-export function toErrorResponse(err: unknown, requestId: string): ErrorResponse {
-  if (err instanceof ApiError) {
+export function toErrorResponse(thrown: unknown, requestId: string): ErrorResponse {
+  const err = asApiError(thrown);
+  if (err) {
     const error: ErrorEnvelope['error'] = {
       type: errorTypeFor(err.status),
       code: err.code,

@@ -8,6 +8,8 @@ import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
 import { sweepGrowth } from './retention.ts';
+import { UNAVAILABLE_MIN_DELAY_MS } from './unavailable.ts';
+import { unavailableDependency } from '../storage/unavailable.ts';
 import { deleteStaleRateLimitWindows } from '../http/rate-limit.ts';
 import { deleteStaleDashboardRows } from '../db/dashboard.ts';
 import { ADDRESS_WINDOW_MS, IDLE_MS } from '../web/dashboard/members.ts';
@@ -49,6 +51,9 @@ export async function sweepRetention(s: Services): Promise<number> {
   return deleted;
 }
 
+/** How often the worker moves originals spooled during an S3 outage to the store. */
+const SPOOL_FLUSH_MS = 5_000;
+
 export interface Worker {
   /** Resolves when the loop has stopped (the job in hand finishes first). */
   stop(): Promise<void>;
@@ -60,6 +65,25 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
   const sweepMs = opts.sweepMs ?? 60_000;
   let stopping = false;
   let lastSweep = 0;
+  // A loop that fails because the database or the store is away says so once per loop and outage, then waits for it
+  // (a warning, not an error per poll); the first round that works again says it is back.
+  const away = new Map<string, string>();
+  const failed = async (loop: string, err: unknown): Promise<void> => {
+    const dependency = unavailableDependency(err);
+    if (stopping) return;
+    if (!dependency) s.logger.error({ err }, `${loop} error`);
+    else if (away.get(loop) !== dependency) {
+      away.set(loop, dependency);
+      s.logger.warn({ dependency, cause: String((err as Error)?.message ?? err) }, `${loop} waits: ${dependency} unavailable`);
+    }
+    await new Promise((r) => setTimeout(r, dependency ? Math.max(pollMs, UNAVAILABLE_MIN_DELAY_MS) : pollMs));
+  };
+  const recovered = (loop: string): void => {
+    const dependency = away.get(loop);
+    if (dependency === undefined) return;
+    away.delete(loop);
+    s.logger.info({ dependency }, `${loop}: ${dependency} available again`);
+  };
   const loop = (async () => {
     while (!stopping) {
       try {
@@ -71,10 +95,10 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
           lastSweep = Date.now();
           await sweepRetention(s);
         }
+        recovered('worker loop');
         if (!worked) await new Promise((r) => setTimeout(r, pollMs));
       } catch (err) {
-        if (!stopping) s.logger.error({ err }, 'worker loop error');
-        await new Promise((r) => setTimeout(r, pollMs));
+        await failed('worker loop', err);
       }
     }
   })();
@@ -84,10 +108,10 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       try {
         let worked = false;
         while (!stopping && (await runOneLinkEmailJob(s))) worked = true;
+        recovered('link email loop');
         if (!worked) await new Promise((r) => setTimeout(r, pollMs));
       } catch (err) {
-        if (!stopping) s.logger.error({ err }, 'link email loop error');
-        await new Promise((r) => setTimeout(r, pollMs));
+        await failed('link email loop', err);
       }
     }
   })();
@@ -97,17 +121,31 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       try {
         let worked = false;
         while (!stopping && (await runDueDeliveries(s)) > 0) worked = true;
+        recovered('webhook delivery loop');
         if (!worked) await new Promise((r) => setTimeout(r, pollMs));
       } catch (err) {
-        if (!stopping) s.logger.error({ err }, 'webhook delivery loop error');
-        await new Promise((r) => setTimeout(r, pollMs));
+        await failed('webhook delivery loop', err);
+      }
+    }
+  })();
+  // Originals kept in the database while the S3 store was away go to it (storage/spooling-blob-store.ts), in a loop
+  // of their own: a store that hangs holds up nothing else.
+  const spool = (async () => {
+    const flush = s.blobs.flushSpool?.bind(s.blobs);
+    while (!stopping && flush) {
+      try {
+        await flush();
+        recovered('spool loop');
+        for (let waited = 0; waited < SPOOL_FLUSH_MS && !stopping; waited += pollMs) await new Promise((r) => setTimeout(r, pollMs));
+      } catch (err) {
+        await failed('spool loop', err);
       }
     }
   })();
   return {
     stop: async () => {
       stopping = true;
-      await Promise.all([loop, deliveries, emails]);
+      await Promise.all([loop, deliveries, emails, spool]);
     },
   };
 }

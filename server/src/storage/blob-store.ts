@@ -1,10 +1,15 @@
 import fs from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
+import { BlobStoreUnavailable } from './unavailable.ts';
 
 /** Where originals and exports live. Local directory by default; an S3-compatible store can take its place. */
 export interface BlobStore {
-  put(key: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * `canWait`: the work behind it can wait for a store that is away (an async analysis, a batch document): a store
+   * that spools keeps the bytes meanwhile instead of throwing BlobStoreUnavailable (storage/spooling-blob-store.ts).
+   */
+  put(key: string, bytes: Uint8Array, opts?: { canWait?: boolean }): Promise<void>;
   /** The bytes, or null when the blob does not exist (never stored, or deleted). */
   get(key: string): Promise<Uint8Array | null>;
   /** Idempotent: deleting a missing blob is not an error. */
@@ -18,7 +23,14 @@ export interface BlobStore {
   keysWrittenBefore?(before: Date): AsyncIterable<string>;
   /** Removes the directories left empty under the store's root (never the root itself); returns how many. */
   removeEmptyDirectories?(): Promise<number>;
+  /** Moves blobs kept while the store was away to the store (the worker calls it); returns how many. */
+  flushSpool?(): Promise<number>;
 }
+
+/** A full or failing disk under the data dir: the store is unavailable for now (503), not broken. */
+const DISK_CODES = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS']);
+const diskFailure = (err: unknown, op: string, key: string): unknown =>
+  DISK_CODES.has((err as NodeJS.ErrnoException)?.code ?? '') ? new BlobStoreUnavailable(`local ${op} of "${key}" failed: ${(err as Error).message}`, { cause: err }) : err;
 
 const SAFE_KEY = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
 
@@ -40,10 +52,15 @@ export class LocalBlobStore implements BlobStore {
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const file = this.file(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await fs.writeFile(tmp, bytes);
-    await fs.rename(tmp, file); // readers never see half a file
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(tmp, bytes);
+      await fs.rename(tmp, file); // readers never see half a file
+    } catch (err) {
+      await fs.rm(tmp, { force: true }).catch(() => undefined); // a full disk leaves no half file behind
+      throw diskFailure(err, 'put', key);
+    }
   }
 
   async get(key: string): Promise<Uint8Array | null> {
@@ -51,7 +68,7 @@ export class LocalBlobStore implements BlobStore {
       return new Uint8Array(await fs.readFile(this.file(key)));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
+      throw diskFailure(err, 'get', key);
     }
   }
 

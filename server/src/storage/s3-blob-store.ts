@@ -7,6 +7,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.ts';
 import { assertSafeBlobKey, type BlobStore } from './blob-store.ts';
+import { BlobStoreUnavailable } from './unavailable.ts';
 
 type Sdk = typeof import('@aws-sdk/client-s3');
 
@@ -68,12 +69,18 @@ export class S3BlobStore implements BlobStore {
     return this.config.prefix + key;
   }
 
-  /** A clear error naming the operation, the key and the store, with the SDK's error as its cause. */
+  /**
+   * A clear error naming the operation, the key and the store, with the SDK's error as its cause. A store that does not
+   * answer, times out or answers 5xx is a BlobStoreUnavailable (503 and a retry later); a 4xx (403, no such bucket) is a
+   * broken setup, a plain Error.
+   */
   private failure(op: string, key: string | null, err: unknown): Error {
     const e = err as SdkError;
     const status = e.$metadata?.httpStatusCode;
     const why = [e.name && e.name !== 'Error' ? e.name : e.code, status ? `HTTP ${status}` : null, e.message].filter(Boolean).join(': ');
-    return new Error(`S3 ${op}${key !== null ? ` of "${key}"` : ''} failed (${this.display}): ${why || String(err)}`, { cause: err });
+    const message = `S3 ${op}${key !== null ? ` of "${key}"` : ''} failed (${this.display}): ${why || String(err)}`;
+    const passing = status === undefined || status >= 500 || status === 408 || status === 429;
+    return passing ? new BlobStoreUnavailable(message, { cause: err }) : new Error(message, { cause: err });
   }
 
   async put(key: string, bytes: Uint8Array): Promise<void> {

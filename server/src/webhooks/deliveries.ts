@@ -15,6 +15,7 @@ import type { ClaimedDelivery } from '../db/webhook-deliveries.ts';
 import type { DB } from '../db/schema.ts';
 import type { Services } from '../http/context.ts';
 import { newId } from '../ids.ts';
+import { retryWhileUnavailable } from '../jobs/unavailable.ts';
 import { WORKER_ID } from '../jobs/queue.ts';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SenderOptions } from './sender.ts';
 import { webhookHeaders } from './signature.ts';
@@ -169,7 +170,8 @@ export async function deliverClaimed(s: Services, d: ClaimedDelivery, token: str
   const sentAt = s.clock.now();
   const result = await postWebhook(d.url, webhookHeaders(d.secret, d.id, sentAt, d.payload), d.payload, sender);
 
-  const outcome = await s.db.transaction().execute(async (trx): Promise<AttemptOutcome> => {
+  // Sent: its outcome is recorded even through a database outage (within the lease), or it would be sent again.
+  const outcome = await retryWhileUnavailable(s.logger, { delivery: d.id }, () => s.db.transaction().execute(async (trx): Promise<AttemptOutcome> => {
     const row = await repo.lockOwnedDelivery(trx, d.id, token);
     if (!row) return 'lease_lost';
     const now = s.clock.now();
@@ -206,7 +208,7 @@ export async function deliverClaimed(s: Services, d: ClaimedDelivery, token: str
     });
     if (outcome !== 'retry' && d.endpoint_id !== null) await repo.pruneEndpointDeliveries(trx, d.endpoint_id, DELIVERIES_KEPT_PER_ENDPOINT);
     return outcome;
-  });
+  }), DELIVERY_LEASE_MS - DELIVERY_TIMEOUT_MS);
   // An attempt not sent because its target is not allowed (SSRF policy) is counted apart; it is retried or fails as any other.
   s.metrics?.deliveryAttempt(result.refused && (outcome === 'retry' || outcome === 'failed') ? 'refused' : outcome, d.endpoint_id === null ? 'callback' : 'endpoint');
   if (outcome === 'lease_lost') s.logger.warn({ delivery: d.id }, 'webhook delivery lease lost before its outcome was recorded');

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/src/config.ts';
+import { BlobStoreUnavailable } from '../../../server/src/storage/unavailable.ts';
 import { S3BlobStore } from '../../../server/src/storage/s3-blob-store.ts';
 import { startS3rver, TEST_BUCKET, type TestS3 } from '../../support/s3rver.ts';
 
@@ -82,6 +83,8 @@ describe('S3BlobStore on s3rver', () => {
     const err = await wrong.put('acc_1/an_4/original', new Uint8Array([1])).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/^S3 put of "acc_1\/an_4\/original" failed .*HTTP 403/);
+    // A broken setup, not an outage: no retrying makes it work (a 500, not a 503).
+    expect(err).not.toBeInstanceOf(BlobStoreUnavailable);
     expect((err as Error).message).not.toContain('very-secret-value');
     await expect(wrong.ping()).rejects.toThrow(/HeadBucket failed/);
   });
@@ -94,6 +97,8 @@ describe('S3BlobStore on s3rver', () => {
       await own.stop();
       const started = Date.now();
       await expect(s.put('acc_1/an_5/other', new Uint8Array([6]))).rejects.toThrow(/^S3 put of "acc_1\/an_5\/other" failed .*ECONNREFUSED/);
+      // A passing failure, typed: requests answer 503 and jobs wait for it (#31).
+      await expect(s.put('acc_1/an_5/other', new Uint8Array([6]))).rejects.toBeInstanceOf(BlobStoreUnavailable);
       await expect(s.get('acc_1/an_5/original')).rejects.toThrow(/ECONNREFUSED/);
       await expect(s.ping()).rejects.toThrow(/HeadBucket failed/);
       // Bounded: refused connections fail fast; generous for a loaded machine.

@@ -10,6 +10,7 @@ import type { Auth, Services } from '../../http/context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { newId } from '../../ids.ts';
 import * as queue from '../../jobs/queue.ts';
+import { deferIfUnavailable } from '../../jobs/unavailable.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
 import { fanOutEvent, type OutboxEvent } from '../../webhooks/deliveries.ts';
@@ -109,7 +110,8 @@ export async function stageAnalysis(
   batchId: string | null = null,
 ): Promise<repo.NewAnalysis> {
   const row = newAnalysisRow(s, auth, kind, options, batchId, { file_name: doc.filename, file_key: null, source_url: null, ...describeFile(doc) });
-  row.file_key = await storeOriginal(s, row, doc);
+  // Async work and batch documents can wait for a store that is away; a synchronous request answers 503 instead.
+  row.file_key = await storeOriginal(s, row, doc, { canWait: options.async || batchId !== null });
   return row;
 }
 
@@ -119,9 +121,9 @@ function describeFile(doc: PreparedDocument): Pick<repo.NewAnalysis, 'file_mime'
 }
 
 /** Stores the original of an analysis; returns its blob key. */
-async function storeOriginal(s: Services, row: { account_id: string; id: string }, doc: PreparedDocument): Promise<string> {
+async function storeOriginal(s: Services, row: { account_id: string; id: string }, doc: PreparedDocument, opts: { canWait?: boolean } = {}): Promise<string> {
   const key = `${row.account_id}/${row.id}/original`;
-  await s.blobs.put(key, doc.bytes);
+  await s.blobs.put(key, doc.bytes, opts);
   return key;
 }
 
@@ -734,6 +736,8 @@ export async function onFinished(s: Services, row: AnalysisRow, opts: { recoveri
  * (`processing_failed`, `analysis.failed`, nothing charged) unless it had already finished.
  */
 export async function onJobError(s: Services, job: JobRow, id: string, err: unknown): Promise<void> {
+  // The store or the database away: the job waits for it, spending no attempt (jobs/unavailable.ts).
+  if (await deferIfUnavailable(s, job, err, { analysis: id })) return;
   s.logger.error({ err, job: job.id, analysis: id }, 'analysis job failed');
   const delay = JOB_RETRY_DELAYS_MS[Math.min(job.attempts - 1, JOB_RETRY_DELAYS_MS.length - 1)];
   if ((await queue.fail(s.db, s.clock, job, String((err as Error)?.message ?? err), delay)) !== 'failed') return;
