@@ -47,6 +47,16 @@ const TOTAL_WORDS =
 let MODELS: TypeModel[] | null = null;
 
 /**
+ * Words of an invoice in languages the catalogue's keywords do not cover (Polish, Czech, Italian, Portuguese,
+ * German layouts): added to the invoice types' own phrases.
+ */
+const EXTRA_INVOICE_PHRASES = [
+  'faktura', 'faktura vat', 'numer faktury', 'nr faktury', 'data wystawienia', 'sprzedawca', 'nabywca', 'do zaplaty', 'razem do zaplaty',
+  'kwota naleznosci', 'faktura cislo', 'danovy doklad', 'fattura n', 'numero documento', 'fatura n', 'data de vencimento',
+  'rechnung nr', 'leistungsdatum', 'invoice no', 'invoice id',
+];
+
+/**
  * Types a till receipt is filed under: the catalogue has no till-receipt type, so a receipt is a proof of payment
  * issued by the payee (`payment_receipt`), or in Spain a simplified invoice (`es_simplified_invoice`, the tique).
  */
@@ -78,6 +88,7 @@ function models(): TypeModel[] {
       }
     };
     for (const k of entry.keywords) push(k, 1);
+    if (entry.type === 'invoice') for (const k of EXTRA_INVOICE_PHRASES) push(k, 1);
     for (const label of Object.values(entry.labels)) {
       // "Nómina (otro país)" -> "nómina"; "Spanish payslip (nómina)" -> "spanish payslip" and "nómina".
       const outside = label.replace(/\([^)]*\)/g, ' ').trim();
@@ -162,6 +173,10 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
       const own = model.entry.type === 'es_simplified_invoice' ? (country ?? countryHint) === 'ESP' : (country ?? countryHint) !== 'ESP';
       if (model.tillLike && own) score += 2 + Math.min(till.score, 8) * 0.5;
       else if (model.invoiceLike || model.bankLike) score *= 0.25;
+    } else if (till.score >= 2 && till.against === 0 && model.tillLike) {
+      // Nearly a till and nothing of an invoice (no buyer block, number label, due date, IBAN): a receipt still leads.
+      const own = model.entry.type === 'es_simplified_invoice' ? (country ?? countryHint) === 'ESP' : (country ?? countryHint) !== 'ESP';
+      if (own) score += 1 + (till.score - 2);
     }
     const e = model.entry;
     const universal = e.countries.includes('*');
