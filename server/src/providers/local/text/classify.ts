@@ -29,6 +29,8 @@ interface Phrase {
   weight: number;
   /** Short acronyms (`nie`, `cif`) count only when written in capitals in the original text. */
   upper: boolean;
+  /** The phrase's first word: a text without it cannot match (a cheap test that spares compiling the regex). */
+  first: string;
 }
 
 interface TypeModel {
@@ -72,7 +74,7 @@ function phraseOf(raw: string, weightScale: number): Phrase | null {
   const words = text.split(' ').length;
   const upper = words === 1 && text.length <= 3;
   const re = new RegExp(`(?<![\\p{L}\\p{N}])${escape(text).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, upper ? 'gu' : 'giu');
-  return { text, re, weight: weightScale * (1 + 0.6 * (words - 1)) * (text.length <= 4 ? 0.6 : 1), upper };
+  return { text, re, weight: weightScale * (1 + 0.6 * (words - 1)) * (text.length <= 4 ? 0.6 : 1), upper, first: text.split(' ')[0] };
 }
 
 function models(): TypeModel[] {
@@ -158,6 +160,7 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
   for (const model of models()) {
     let score = 0;
     for (const p of model.phrases) {
+      if (!fold.includes(p.first)) continue;
       const hay = p.upper ? raw : fold;
       const hits = (hay.match(p.re) ?? []).length;
       if (hits === 0) continue;

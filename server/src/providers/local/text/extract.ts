@@ -396,8 +396,11 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     const skip = hashed ? 0 : /^[\s#]*/.exec(seg.slice(lead.length))![0].length;
     const from = at + skip;
     const text = line.text.slice(from, end);
-    const pre = hashed ? '' : (/^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer)(?![\p{L}\p{N}]))?\s*[:#]?\s*/iu.exec(text)?.[0] ?? '');
-    const mm = /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)])/.exec(text.slice(pre.length));
+    const pre = hashed ? '' : (/^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer|[°º]\.?)(?![\p{L}\p{N}]))?\s*[:#]?\s*/iu.exec(text)?.[0] ?? '');
+    // A series code then its number (`FT 2024/12`, `FR A/118`: Portuguese and Spanish series) is one id.
+    const mm =
+      /^([A-Z]{1,4} (?:[A-Z]{1,3}\/)?\d[A-Za-z0-9_.\-]*\/[A-Za-z0-9_.\-/]*[A-Za-z0-9])(?=$|[\s,;)])/.exec(text.slice(pre.length)) ??
+      /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)])/.exec(text.slice(pre.length));
     if (!mm || !/\d/.test(mm[1]) || isLabel(mm[1])) return null;
     const s = from + pre.length;
     // Not a date or an amount with its currency.
@@ -540,7 +543,16 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
   const bases = [...collect(L.base, null, 3, null), ...collect(L.base_weak, null, 2, null)].filter(
     (c) => !total || Math.abs(c.value as number) <= Math.abs(total.value as number),
   );
-  const taxes = collect(L.tax, L.tax_exclude, 2, null).filter(below);
+  // A decimal point lost in print or OCR (`2100` for 21.00): a whole tax amount not below the total whose hundredth
+  // closes base + tax = total is that hundredth.
+  const baseGuess = bases.length > 0 ? Math.max(...bases.map((c) => Math.abs(c.value as number))) : null;
+  const taxes = collect(L.tax, L.tax_exclude, 2, null)
+    .map((c) => {
+      const v = c.value as number;
+      if (!total || baseGuess === null || below(c) || !Number.isInteger(v)) return c;
+      return Math.abs(baseGuess + v / 100 - (total.value as number)) < 0.015 ? { ...c, value: v / 100, confidence: 0.6 } : c;
+    })
+    .filter(below);
   let base = bases.length > 0 ? [...bases].sort((a, b) => b.priority - a.priority || Math.abs(b.value as number) - Math.abs(a.value as number))[0] : null;
   // The tax line: one with a rate, else any.
   const taxWithRate = taxes.filter((c) => ctx.amounts[c.line.index].some((a) => a.percent));
