@@ -103,7 +103,7 @@ const L = {
     'termin platnosci', 'datum splatnosti',
   ],
   invoice_number: [
-    'invoice (number|no\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? no\\.?', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
+    '[il1]nvoice ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
     'rechnungsnummer', 'rechnungsnr\\.?', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
     'credit note( no\\.?)?', 'numero de (la )?facture', 'n[°o] de facture',
     'facture n[°o]?', 'numero de factura', 'n[°o.]? ?(de )?factura', 'factura n[°o.]?', 'num\\.? factura', 'fattura n[°o.]?',
@@ -116,7 +116,7 @@ const L = {
   number_weak: ['numero', 'number', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
   number_weak_exclude:
     /(tel|phone|fax|mobile|account|acct|konto|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
-  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'tax invoice', 'credit note'],
+  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'tax invoice', 'credit note', 'vendor bill', 'bill'],
   customer: [
     'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
     'destinatario', 'buyer', 'acheteur', 'guest name', 'nom de l.?abonne', 'factuuradres', 'rechnungsempfanger',
@@ -449,7 +449,9 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
       }
     }
     // Below the label only when the label closes its cell (a table header), not in running text.
-    const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length));
+    const rest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
+    // A header row of labels (`Invoice Number  Invoice Date  Due Date`, spaced as one cell): its values are below.
+    const closes = /^\s*[:\-–]?\s*$/.test(rest) || (kind === 'id' && isLabel(rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ')));
     // Below a table's header row (`Description Qty Price Tax Amount`) sits an item, not the label's value.
     const header = kind === 'amount' && TABLE_HEADER.test(line.fold);
     const below = ((kind === 'text' || kind === 'amount') && !closes) || header ? null : lineBelow(ctx, line);
