@@ -64,6 +64,12 @@ describe('tax ids by national format', () => {
     expect(findTaxIds('Ref ATU00000000')).toEqual([]);
     expect(findTaxIds('VAT No GB123456789')[0]).toMatchObject({ value: 'GB123456789', checked: false });
   });
+  it('checks British VAT numbers (HMRC mod 97) and keeps a labelled number printed without its prefix as unchecked', () => {
+    expect(findTaxIds('VAT Reg No: GB 980 7806 84').map((m) => [m.kind, m.value])).toEqual([['gb_vat', 'GB980780684']]);
+    expect(findTaxIds('VAT Registration No. 123 4567 89')[0]).toMatchObject({ value: '123456789', checked: false });
+    expect(findTaxIds('VAT 20% 1234.56')).toEqual([]);
+    expect(findTaxIds('Total VAT 123456789.00')).toEqual([]);
+  });
 });
 
 describe("the seller's VAT id", () => {
@@ -194,6 +200,7 @@ describe('receipts: the amount paid', () => {
   });
   it('repairs a misread year when one confusable digit gives the only recent year', () => {
     expect(repairYear(2078, 2027)).toBe(2018);
+    expect(repairYear(2718, 2027)).toBe(2018);
     expect(repairYear(2076, 2027)).toBeNull(); // 2016 and 2026 are both one digit away: no guess
     const rows = ['KHE TRADING', 'Doc No CS0001 Date: 22/03/2078 10:18', 'ITEM 95.00', 'TOTAL 101.75', 'CASH 104.75', 'CHANGE 3.00', 'THANK YOU'];
     const f = read(page(rows.map((r) => [[0.1, r]])), receipt);

@@ -680,16 +680,16 @@ function invoiceDate(ctx: Ctx): Candidate | null {
 const RECEIPT_DATE_EXCLUDE = /(due|expir|exp\.?\s*date|valid|birth|warrant|best before|mhd|check.?in|check.?out)/;
 
 /** Digits OCR confuses on receipts (thermal print): what each may have been. */
-const DIGIT_CONFUSIONS: Record<string, string> = { '0': '869', '1': '7', '2': '7', '3': '85', '4': '1', '5': '63', '6': '058', '7': '12', '8': '036', '9': '08' };
+const DIGIT_CONFUSIONS: Record<string, string> = { '0': '869', '1': '7', '2': '7', '3': '85', '4': '1', '5': '63', '6': '058', '7': '120', '8': '036', '9': '08' };
 
-/** The one year within the last 20 years that a single confusable digit of `year` gives, else null. */
+/** The one year within the last 15 years that a single confusable digit of `year` gives, else null. */
 export function repairYear(year: number, maxYear: number): number | null {
   const s = String(year);
   const found = new Set<number>();
   for (let i = 0; i < s.length; i++) {
     for (const c of DIGIT_CONFUSIONS[s[i]] ?? '') {
       const y = Number(s.slice(0, i) + c + s.slice(i + 1));
-      if (y <= maxYear && y >= maxYear - 20) found.add(y);
+      if (y <= maxYear && y >= maxYear - 15) found.add(y);
     }
   }
   return found.size === 1 ? [...found][0] : null;
@@ -708,11 +708,13 @@ function receiptDate(ctx: Ctx): Candidate | null {
     let d = ctx.dates[line.index].find(plausible);
     let repaired = false;
     if (!d) {
-      // A year out of range whose one misread digit (`2078` for 2018: 1 read 7) gives the only plausible year.
-      const bad = ctx.dates[line.index][0];
-      const year = bad ? repairYear(Number(bad.value.slice(0, 4)), maxYear) : null;
-      if (!bad || year === null) continue;
-      d = { ...bad, value: `${year}${bad.value.slice(4)}` };
+      // A year out of range whose one misread digit (`2078`, `2718` for 2018) gives the only plausible year.
+      const m = /(?<![\d.,])(\d{1,2}\s?[-/.]\s?\d{1,2}\s?[-/.]\s?)(\d{4})(?!\d)/.exec(line.fold);
+      const year = m ? Number(m[2]) : null;
+      const fixed = m && year !== null && (year > maxYear || year < 1990) ? repairYear(year, maxYear) : null;
+      const date = m && fixed !== null ? findDates(`${m[1]}${fixed}`, ctx.dayFirst)[0] : undefined;
+      if (!m || !date) continue;
+      d = { ...date, start: m.index, end: m.index + m[0].length };
       repaired = true;
     }
     const label = /(?<![\p{L}])(date|dated|fecha|datum|data|tarikh)(?![\p{L}])/u.test(line.fold.slice(0, d.start));
