@@ -147,6 +147,9 @@ describe('the invoice number by label-value layout', () => {
     const phone = page([[[0.7, 'INVOICE']], [[0.1, 'Tel. No. 55512345']], [[0.1, 'Account No. 12345678']], [[0.6, 'Total 10.00']]]);
     expect(value(phone, 'invoice_number')).toBeNull();
   });
+  it('leaves out a full stop that ends the sentence', () => {
+    expect(value(left(['Invoice', 'Please quote invoice no. 2024-77. Thank you', 'Total 10.00']), 'invoice_number')).toBe('2024-77');
+  });
   it('never takes a label for the value', () => {
     const lines = page([[[0.1, 'Invoice No.:'], [0.5, 'Date:']], [[0.1, 'Invoice Date'], [0.5, '2024-01-02']]]);
     expect(value(lines, 'invoice_number')).toBeNull();
@@ -175,6 +178,11 @@ describe('amounts by locale', () => {
     const f = read(lines);
     expect(f.tax_amount?.value).toBe(21);
     expect(f.total_amount?.value).toBe(121);
+  });
+  it('reads an amount below its label when its currency code stands in the cell before it (a QR-bill)', () => {
+    const lines = page([[[0.05, 'QR-bill for invoice INV/2020/0005']], [[0.03, 'Currency'], [0.1, 'Amount']], [[0.03, 'CHF'], [0.1, '1.00']]]);
+    expect(value(lines, 'total_amount')).toBe(1);
+    expect(value(lines, 'invoice_number')).toBe('INV/2020/0005');
   });
   it('reads a Polish total after its label, space-grouped', () => {
     expect(value(left(['Faktura VAT', 'Numer faktury: FV/1/2025', 'Kwota należności ogółem: 33 569,50 PLN']), 'total_amount')).toBe(33569.5);

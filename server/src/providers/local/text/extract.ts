@@ -380,7 +380,9 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     return d ? { value: d.value, start: d.start, end: d.end } : null;
   }
   if (kind === 'amount' || kind === 'percent') {
-    const as = ctx.amounts[i].filter((a) => a.start >= start && a.end <= end && (kind === 'percent' ? a.percent : !a.percent));
+    // An amount whose currency code stands in the cell before its digits (`CHF | 1.00`) is the cell's amount too.
+    const inSpan = (a: AmountMatch) => a.end <= end && (a.start >= start || (a.currency !== null && a.end > start && /^[^\d]*$/.test(line.fold.slice(a.start, start))));
+    const as = ctx.amounts[i].filter((a) => inSpan(a) && (kind === 'percent' ? a.percent : !a.percent));
     if (as.length === 0) return null;
     // Several amounts after one label (a totals row: qty, net, tax, gross): the last one is the label's.
     const a = kind === 'percent' ? as[0] : as[as.length - 1];
@@ -398,9 +400,10 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     const text = line.text.slice(from, end);
     const pre = hashed ? '' : (/^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer|[°º]\.?)(?![\p{L}\p{N}]))?\s*[:#]?\s*/iu.exec(text)?.[0] ?? '');
     // A series code then its number (`FT 2024/12`, `FR A/118`: Portuguese and Spanish series) is one id.
+    // A number may end a sentence (`Invoice no. 12345.`): the full stop is not part of it.
     const mm =
-      /^([A-Z]{1,4} (?:[A-Z]{1,3}\/)?\d[A-Za-z0-9_.\-]*\/[A-Za-z0-9_.\-/]*[A-Za-z0-9])(?=$|[\s,;)])/.exec(text.slice(pre.length)) ??
-      /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)])/.exec(text.slice(pre.length));
+      /^([A-Z]{1,4} (?:[A-Z]{1,3}\/)?\d[A-Za-z0-9_.\-]*\/[A-Za-z0-9_.\-/]*[A-Za-z0-9])(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length)) ??
+      /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length));
     if (!mm || !/\d/.test(mm[1]) || isLabel(mm[1])) return null;
     const s = from + pre.length;
     // Not a date or an amount with its currency.
@@ -539,7 +542,9 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
   const bestPart = (cs: Candidate[]) =>
     cs.sort((a, b) => b.priority - a.priority || b.confidence - a.confidence || b.line.index - a.line.index)[0] ?? null;
 
-  const totals = [...collect(L.total_strong, L.total_exclude, 3, null), ...collect(L.total_weak, L.total_exclude, 2, null)];
+  let totals = [...collect(L.total_strong, L.total_exclude, 3, null), ...collect(L.total_weak, L.total_exclude, 2, null)];
+  // No total label at all (a QR-bill's payment part: `Currency  Amount` over `CHF  1.00`): the amount's own label.
+  if (totals.length === 0) totals = collect(['amount', 'betrag', 'montant', 'importe', 'importo', 'valor', 'kwota', 'bedrag'], L.total_exclude, 1, null);
   let total = best(totals);
   const below = (c: Candidate) => !total || Math.abs(c.value as number) < Math.abs(total.value as number) || (c.value as number) === 0;
   const bases = [...collect(L.base, null, 3, null), ...collect(L.base_weak, null, 2, null)].filter(
