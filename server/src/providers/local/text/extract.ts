@@ -70,9 +70,10 @@ const L = {
     'total importe', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'valor total', 'total da fatura',
     'total a liquidar', 'amount payable', 'total payable', 'total amount', 'saldo adeudado', 'importe adeudado', 'saldo a pagar',
     'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
-    'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare',
+    'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
+    'rechnungssumme', 'bruttosumme', 'total general', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
   ],
-  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag'],
+  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
