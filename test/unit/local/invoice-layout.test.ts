@@ -236,6 +236,21 @@ describe('receipt or invoice, from structure', () => {
     expect(isTill(tillLayout(prepareLines(rows)))).toBe(false);
     expect(isInvoiceType(classifyText(rows).candidates[0].type)).toBe(true);
   });
+  it('a Spanish till receipt is a payment receipt; the tique type only when it prints "factura simplificada"', () => {
+    const rows = ['CAFETERIA SOL', 'CIF B12345674', 'C/ Mayor 1, Madrid', 'Mesa 4', '1 Cafe con leche 1,80', '1 Tostada 2,50', 'TOTAL 4,30', 'Efectivo 5,00', 'Cambio 0,70', '14/03/2024 09:15', 'Gracias por su visita'];
+    expect(classifyText(left(rows, { step: 0.02 })).candidates[0].type).toBe('payment_receipt');
+    const simplified = [rows[0], 'FACTURA SIMPLIFICADA', ...rows.slice(1)];
+    expect(classifyText(left(simplified, { step: 0.02 })).candidates[0].type).toBe('es_simplified_invoice');
+  });
+  it('a restaurant receipt with a tip is a receipt, its total the one after the tip', () => {
+    const rows = ['THE GOLDEN FORK', '123 Main Street', 'Server: Anna Table 12', 'Check #4512', '03/14/2024 7:42 PM', '1 Burger 14.50', '1 Salad 11.00', 'Subtotal 25.50', 'Tax 2.17', 'Total 27.67', 'Tip 5.00', 'Total 32.67', 'VISA XXXX1234', 'Thank you!'];
+    const lines = left(rows, { step: 0.02 });
+    const c = classifyText(lines);
+    expect(c.candidates[0].type).toBe('payment_receipt');
+    const f = read(lines, receipt);
+    expect(f.amount?.value).toBe(32.67);
+    expect(f.payment_date?.value).toBe('2024-03-14');
+  });
   it('a Polish invoice (Faktura) is an invoice in Polish', () => {
     const c = classifyText(left(['Faktura VAT', 'Numer faktury: FV/1/2025', 'Data wystawienia: 31.10.2025', 'Sprzedawca', 'NIP: 5265877635', 'Nabywca', 'Kwota należności ogółem: 1 230,00 PLN']));
     expect(isInvoiceType(c.candidates[0].type)).toBe(true);

@@ -153,6 +153,8 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
   // even when it is titled "tax invoice" (Malaysian GST receipts are).
   const till = tillLayout(lines);
   const isReceipt = isTill(till);
+  /** The receipt prints that it is a (Spanish) simplified invoice. */
+  const simplified = /factura\s+simplificada/.test(fold);
   // A payment receipt's own words (an online receipt is no till, but it is a proof of payment, not an invoice).
   const paidCue = lines.filter((l) => /(amount paid|date paid|paid on|payment received|receipt (no|number|#)|betrag erhalten|importe pagado|montant paye)/.test(l.fold)).length;
 
@@ -173,12 +175,14 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
     if (model.entry.type === 'payment_receipt' && paidCue > 0) score += Math.min(paidCue, 2) * 1.5;
     if (isReceipt) {
       // The Spanish tique in Spain, the universal type elsewhere (one of them only, so that the margin stays clear).
-      const own = model.entry.type === 'es_simplified_invoice' ? (country ?? countryHint) === 'ESP' : (country ?? countryHint) !== 'ESP';
+      // A till receipt is a `payment_receipt` wherever it was printed; the Spanish tique type only when the receipt
+      // calls itself a simplified invoice (one of them only, so that the margin stays clear).
+      const own = model.entry.type === 'es_simplified_invoice' ? simplified : !simplified;
       if (model.tillLike && own) score += 2 + Math.min(till.score, 8) * 0.5;
       else if (model.invoiceLike || model.bankLike) score *= 0.25;
     } else if (till.score >= 2 && till.against === 0 && model.tillLike) {
       // Nearly a till and nothing of an invoice (no buyer block, number label, due date, IBAN): a receipt still leads.
-      const own = model.entry.type === 'es_simplified_invoice' ? (country ?? countryHint) === 'ESP' : (country ?? countryHint) !== 'ESP';
+      const own = model.entry.type === 'es_simplified_invoice' ? simplified : !simplified;
       if (own) score += 1 + (till.score - 2);
     }
     const e = model.entry;
