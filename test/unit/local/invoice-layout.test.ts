@@ -112,6 +112,18 @@ describe("the seller's VAT id", () => {
     expect(f.issuer_tax_id?.value).toBe('GB123456789');
     expect(f.issuer_tax_id!.confidence).toBeLessThan(0.8);
   });
+  it("a lone customer heading's column stops at half the page: the seller's id on the other half stays the seller's", () => {
+    const lines = page([
+      [[0.05, 'INVOICE']],
+      [[0.05, 'Bill to:']],
+      [[0.05, 'Acme Ltd'], [0.6, 'Seller GmbH']],
+      [[0.05, 'VAT NL810433941B01'], [0.6, 'USt-IdNr: DE136695976']],
+      [[0.05, 'Invoice No: 2024-5']],
+    ]);
+    const f = read(lines);
+    expect(f.issuer_tax_id?.value).toBe('DE136695976');
+    expect(f.customer_tax_id?.value).toBe('NL810433941B01');
+  });
   it('prefers a checksum-valid id to an unchecked one', () => {
     const lines = left(['Rechnung', 'UID: ATU00000000', 'USt-IdNr: DE136695976', 'Rechnungsnummer: 2024-023']);
     expect(value(lines, 'issuer_tax_id')).toBe('DE136695976');

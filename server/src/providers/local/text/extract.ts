@@ -775,7 +775,8 @@ function partyBlocks(ctx: Ctx): PartyBlock[] {
     if (heads.length === 1 && line.cells.length > 1 && /^(to|from)\s*:?$/.test(line.fold.slice(line.cells[heads[0].cell].start, line.cells[heads[0].cell].end).trim())) continue;
     for (const [k, h] of heads.entries()) {
       const nextCell = line.cells[h.cell + 1];
-      const x1 = heads[k + 1] ? heads[k + 1].x0 - 0.005 : nextCell ? nextCell.bbox[0] - 0.005 : 1;
+      // A heading alone on its line: its column is at most a half page wide (the other half may be the other party's).
+      const x1 = heads[k + 1] ? heads[k + 1].x0 - 0.005 : nextCell ? nextCell.bbox[0] - 0.005 : Math.min(1, h.x0 + 0.45);
       const x0 = h.cell === 0 ? 0 : h.x0 - 0.02;
       const height = Math.max(line.bbox[3] - line.bbox[1], 0.008);
       let last = line;
@@ -816,6 +817,8 @@ const BARE_TAX_ID = /^[A-Z]{2}U?\d{7,12}$/;
  */
 function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | null } {
   const blocks = partyBlocks(ctx);
+  // A heading's words speak for its column only: outside it they say nothing of whose an id is.
+  const headings = new Set(blocks.map((b) => b.from - 1));
   const issuer: Array<Candidate & { rank: number }> = [];
   const customer: Array<Candidate & { rank: number }> = [];
   for (const line of ctx.lines) {
@@ -823,12 +826,12 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
       if (id.kind === 'fr_siren' || id.kind === 'fr_siret') continue; // company numbers, not tax ids
       const box = spanBox(line, id.start, id.end);
       const block = blockOf(blocks, line, box);
-      const context = [ctx.lines[line.index - 2], ctx.lines[line.index - 1], line]
-        .filter((l): l is Line => !!l && l.page === line.page)
+      const context = [ctx.lines[line.index - 2], ctx.lines[line.index - 1]]
+        .filter((l): l is Line => !!l && l.page === line.page && !headings.has(l.index))
         .map((l) => l.fold)
         .join('\n');
       CUSTOMER_RE.lastIndex = 0;
-      const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context.slice(0, -line.fold.length));
+      const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context);
       CUSTOMER_RE.lastIndex = 0;
       const isCustomer = block ? block.party === 'customer' : customerWords;
       const checked = id.checked !== false;
