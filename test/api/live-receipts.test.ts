@@ -45,10 +45,13 @@ describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) =>
     expect(done.status, JSON.stringify(done).slice(0, 600)).toBe('completed');
     return done;
   };
+  /** What to show when no type came out (on a starved machine the page OCR can run past its budget). */
+  const why = (a: { warnings: unknown; processing: unknown; verdict: unknown }) => JSON.stringify({ warnings: a.warnings, verdict: a.verdict, processing: a.processing }).slice(0, 600);
 
   it('a receipt type with its total and date, from the local readers', async () => {
     expect(truth.split).toBe('tune');
     const a = await analyze(RECEIPT);
+    expect(a.document, why(a)).not.toBeNull();
     expect(a.status).toBe('completed');
     expect(['payment_receipt', 'es_simplified_invoice']).toContain(a.document.type);
     expect(a.document.confidence).toBeGreaterThanOrEqual(0.5);
@@ -64,6 +67,7 @@ describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) =>
     expect(photoTruth.split).toBe('tune');
     expect(photoTruth.capture).toMatch(/phone photo/);
     const a = await analyze(PHOTO);
+    expect(a.document, why(a)).not.toBeNull();
     expect(a.status).toBe('completed');
     expect(['payment_receipt', 'es_simplified_invoice']).toContain(a.document.type);
     expect(a.fields.amount.value).toBeCloseTo(Number(photoTruth.expected.total), 2);

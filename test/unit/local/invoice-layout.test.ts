@@ -280,6 +280,9 @@ describe('dates', () => {
     const lines = left(['Faktura', 'Numer faktury: FV/1/2025', 'Data wystawienia, z zastrzeżeniem art. 106na ust. 1 ustawy: 31.10.2025', 'Data dostawy:', '03.10.2025']);
     expect(value(lines, 'issue_date')).toBe('2025-10-31');
   });
+  it('reads Polish month names (nominative and genitive, ł and ś folded)', () => {
+    expect(value(left(['Faktura', 'Numer faktury: FV/2/2025', 'Data wystawienia: 31 października 2025', 'Razem 10,00 zł']), 'issue_date')).toBe('2025-10-31');
+  });
   it('reads day and month in the order of the document language and country', () => {
     const fr = left(['Facture', 'Facture n° 2024-17', 'Date de facture : 03/04/2024', 'Total TTC 120,00 €']);
     expect(value(fr, 'issue_date')).toBe('2024-04-03');

@@ -303,18 +303,18 @@ export function parseNumber(s: string, commaDecimal: boolean): number | null {
 
 const MONTHS: Record<string, number> = {};
 const MONTH_NAMES: Array<[number, string]> = [
-  [1, 'january jan enero ene janvier janv janeiro januar janner jaenner januari gennaio gen'],
-  [2, 'february feb febrero fevrier fevr fev fevereiro februar februari febbraio'],
-  [3, 'march mar marzo mars marco marz maerz maart mrt'],
-  [4, 'april apr abril abr avril avr aprile'],
-  [5, 'may mayo mai maio mei maggio mag'],
-  [6, 'june jun junio juin junho juni giugno giu'],
-  [7, 'july jul julio juillet juil julho juli luglio lug'],
-  [8, 'august aug agosto ago aout augustus'],
-  [9, 'september sep sept septiembre setiembre septembre setembro set settembre'],
-  [10, 'october oct octubre octobre outubro out oktober okt ottobre ott'],
-  [11, 'november nov noviembre novembre novembro'],
-  [12, 'december dec diciembre dic decembre dezembro dez dezember dicembre'],
+  [1, 'january jan enero ene janvier janv janeiro januar janner jaenner januari gennaio gen styczen stycznia sty'],
+  [2, 'february feb febrero fevrier fevr fev fevereiro februar februari febbraio luty lutego lut'],
+  [3, 'march mar marzo mars marco marz maerz maart mrt marzec marca'],
+  [4, 'april apr abril abr avril avr aprile kwiecien kwietnia kwi'],
+  [5, 'may mayo mai maio mei maggio mag maja'],
+  [6, 'june jun junio juin junho juni giugno giu czerwiec czerwca cze'],
+  [7, 'july jul julio juillet juil julho juli luglio lug lipiec lipca lip'],
+  [8, 'august aug agosto ago aout augustus sierpien sierpnia sie'],
+  [9, 'september sep sept septiembre setiembre septembre setembro set settembre wrzesien wrzesnia wrz'],
+  [10, 'october oct octubre octobre outubro out oktober okt ottobre ott pazdziernik pazdziernika paz'],
+  [11, 'november nov noviembre novembre novembro listopad listopada lis'],
+  [12, 'december dec diciembre dic decembre dezembro dez dezember dicembre grudzien grudnia gru'],
 ];
 for (const [n, names] of MONTH_NAMES) for (const name of names.split(' ')) MONTHS[name] = n;
 const MONTH_ALT = Object.keys(MONTHS)
