@@ -1,7 +1,8 @@
 /**
- * Live mode reads a till receipt photo through HTTP, on both databases: a scanned Malaysian receipt from the `tune`
- * split of documents-dev (SROIE) is a receipt type (not an invoice), with its grand total (after rounding, proven
- * by cash - change) and its date as ground-truth.json gives them, read by the local readers only.
+ * Live mode reads till receipts through HTTP, on both databases: a scanned Malaysian receipt from the `tune` split of
+ * documents-dev (SROIE) and a phone photo of a long thermal receipt (`tune` split too) are receipt types (not
+ * invoices), with their grand totals (after rounding, proven by cash - change) and dates as ground-truth.json gives
+ * them, read by the local readers only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,9 +14,10 @@ import { form } from '../support/files.ts';
 
 const DEV = path.resolve(import.meta.dirname, '../../../shared/testdata/documents-dev');
 const RECEIPT = 'receipts/SROIE__001.jpg';
-const truth = (JSON.parse(fs.readFileSync(path.join(DEV, 'ground-truth.json'), 'utf8')) as Array<{ path: string; split: string; expected: Record<string, string> }>).find(
-  (t) => t.path === RECEIPT,
-)!;
+const PHOTO = 'receipts/veryfi-python__receipt_public.jpg';
+const TRUTH = JSON.parse(fs.readFileSync(path.join(DEV, 'ground-truth.json'), 'utf8')) as Array<{ path: string; split: string; capture: string; expected: Record<string, string> }>;
+const truth = TRUTH.find((t) => t.path === RECEIPT)!;
+const photoTruth = TRUTH.find((t) => t.path === PHOTO)!;
 
 describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) => {
   let app: TestApp;
@@ -27,14 +29,29 @@ describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) =>
   }, 60_000);
   afterAll(() => app?.close());
 
-  it('a receipt type with its total and date, from the local readers', async () => {
-    expect(truth.split).toBe('tune');
+  /**
+   * Analyzes a file and returns the finished analysis: 200 with it, or 202 when the reading outlasts the synchronous
+   * wait (a busy machine), after which the request's own work finishes it in this process.
+   */
+  const analyze = async (rel: string) => {
     const res = await app.request('POST', '/v1/analyze', {
       key: acc.keys.live,
-      body: form({ bytes: fs.readFileSync(path.join(DEV, RECEIPT)), name: path.basename(RECEIPT) }, [['options', JSON.stringify({})]]),
+      body: form({ bytes: fs.readFileSync(path.join(DEV, rel)), name: path.basename(rel) }, [['options', JSON.stringify({})]]),
     });
-    expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
-    const a = res.body;
+    expect([200, 202], JSON.stringify(res.body).slice(0, 400)).toContain(res.status);
+    if (res.status === 200) return res.body;
+    await Promise.allSettled([...app.services.inflight]);
+    const done = (await app.request('GET', `/v1/analyses/${res.body.id}`, { key: acc.keys.live })).body;
+    expect(done.status, JSON.stringify(done).slice(0, 600)).toBe('completed');
+    return done;
+  };
+  /** What to show when no type came out (on a starved machine the page OCR can run past its budget). */
+  const why = (a: { warnings: unknown; processing: unknown; verdict: unknown }) => JSON.stringify({ warnings: a.warnings, verdict: a.verdict, processing: a.processing }).slice(0, 600);
+
+  it('a receipt type with its total and date, from the local readers', async () => {
+    expect(truth.split).toBe('tune');
+    const a = await analyze(RECEIPT);
+    expect(a.document, why(a)).not.toBeNull();
     expect(a.status).toBe('completed');
     expect(['payment_receipt', 'es_simplified_invoice']).toContain(a.document.type);
     expect(a.document.confidence).toBeGreaterThanOrEqual(0.5);
@@ -44,5 +61,18 @@ describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) =>
     expect(a.warnings).not.toContain('multiple_documents');
     for (const p of a.processing.providers) expect(p).toMatchObject({ region: 'local', role: 'local' });
     expect(a.processing.providers.map((p: { name: string }) => p.name)).toContain('local-ocr');
-  }, 60_000);
+  }, 90_000);
+
+  it('a phone photo of a long till receipt: a receipt type with its total and date', async () => {
+    expect(photoTruth.split).toBe('tune');
+    expect(photoTruth.capture).toMatch(/phone photo/);
+    const a = await analyze(PHOTO);
+    expect(a.document, why(a)).not.toBeNull();
+    expect(a.status).toBe('completed');
+    expect(['payment_receipt', 'es_simplified_invoice']).toContain(a.document.type);
+    expect(a.fields.amount.value).toBeCloseTo(Number(photoTruth.expected.total), 2);
+    expect(a.fields.amount.source.bbox).toHaveLength(4);
+    expect(a.fields.payment_date.value).toBe(photoTruth.expected.date);
+    for (const p of a.processing.providers) expect(p).toMatchObject({ region: 'local', role: 'local' });
+  }, 90_000);
 });

@@ -29,6 +29,8 @@ interface Phrase {
   weight: number;
   /** Short acronyms (`nie`, `cif`) count only when written in capitals in the original text. */
   upper: boolean;
+  /** The phrase's first word: a text without it cannot match (a cheap test that spares compiling the regex). */
+  first: string;
 }
 
 interface TypeModel {
@@ -47,6 +49,16 @@ const TOTAL_WORDS =
 let MODELS: TypeModel[] | null = null;
 
 /**
+ * Words of an invoice in languages the catalogue's keywords do not cover (Polish, Czech, Italian, Portuguese,
+ * German layouts): added to the invoice types' own phrases.
+ */
+const EXTRA_INVOICE_PHRASES = [
+  'faktura', 'faktura vat', 'numer faktury', 'nr faktury', 'data wystawienia', 'sprzedawca', 'nabywca', 'do zaplaty', 'razem do zaplaty',
+  'kwota naleznosci', 'faktura cislo', 'danovy doklad', 'fattura n', 'numero documento', 'fatura n', 'data de vencimento',
+  'rechnung nr', 'leistungsdatum', 'invoice no', 'invoice id',
+];
+
+/**
  * Types a till receipt is filed under: the catalogue has no till-receipt type, so a receipt is a proof of payment
  * issued by the payee (`payment_receipt`), or in Spain a simplified invoice (`es_simplified_invoice`, the tique).
  */
@@ -62,7 +74,7 @@ function phraseOf(raw: string, weightScale: number): Phrase | null {
   const words = text.split(' ').length;
   const upper = words === 1 && text.length <= 3;
   const re = new RegExp(`(?<![\\p{L}\\p{N}])${escape(text).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, upper ? 'gu' : 'giu');
-  return { text, re, weight: weightScale * (1 + 0.6 * (words - 1)) * (text.length <= 4 ? 0.6 : 1), upper };
+  return { text, re, weight: weightScale * (1 + 0.6 * (words - 1)) * (text.length <= 4 ? 0.6 : 1), upper, first: text.split(' ')[0] };
 }
 
 function models(): TypeModel[] {
@@ -78,6 +90,7 @@ function models(): TypeModel[] {
       }
     };
     for (const k of entry.keywords) push(k, 1);
+    if (entry.type === 'invoice') for (const k of EXTRA_INVOICE_PHRASES) push(k, 1);
     for (const label of Object.values(entry.labels)) {
       // "Nómina (otro país)" -> "nómina"; "Spanish payslip (nómina)" -> "spanish payslip" and "nómina".
       const outside = label.replace(/\([^)]*\)/g, ' ').trim();
@@ -140,6 +153,8 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
   // even when it is titled "tax invoice" (Malaysian GST receipts are).
   const till = tillLayout(lines);
   const isReceipt = isTill(till);
+  /** The receipt prints that it is a (Spanish) simplified invoice. */
+  const simplified = /factura\s+simplificada/.test(fold);
   // A payment receipt's own words (an online receipt is no till, but it is a proof of payment, not an invoice).
   const paidCue = lines.filter((l) => /(amount paid|date paid|paid on|payment received|receipt (no|number|#)|betrag erhalten|importe pagado|montant paye)/.test(l.fold)).length;
 
@@ -147,6 +162,7 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
   for (const model of models()) {
     let score = 0;
     for (const p of model.phrases) {
+      if (!fold.includes(p.first)) continue;
       const hay = p.upper ? raw : fold;
       const hits = (hay.match(p.re) ?? []).length;
       if (hits === 0) continue;
@@ -159,9 +175,15 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
     if (model.entry.type === 'payment_receipt' && paidCue > 0) score += Math.min(paidCue, 2) * 1.5;
     if (isReceipt) {
       // The Spanish tique in Spain, the universal type elsewhere (one of them only, so that the margin stays clear).
-      const own = model.entry.type === 'es_simplified_invoice' ? (country ?? countryHint) === 'ESP' : (country ?? countryHint) !== 'ESP';
+      // A till receipt is a `payment_receipt` wherever it was printed; the Spanish tique type only when the receipt
+      // calls itself a simplified invoice (one of them only, so that the margin stays clear).
+      const own = model.entry.type === 'es_simplified_invoice' ? simplified : !simplified;
       if (model.tillLike && own) score += 2 + Math.min(till.score, 8) * 0.5;
       else if (model.invoiceLike || model.bankLike) score *= 0.25;
+    } else if (till.score >= 2 && till.against === 0 && model.tillLike) {
+      // Nearly a till and nothing of an invoice (no buyer block, number label, due date, IBAN): a receipt still leads.
+      const own = model.entry.type === 'es_simplified_invoice' ? simplified : !simplified;
+      if (own) score += 1 + (till.score - 2);
     }
     const e = model.entry;
     const universal = e.countries.includes('*');

@@ -12,7 +12,7 @@ import { isValidBIC } from 'ibantools';
 import type { CatalogueEntry, FieldSchema } from '../../../catalogue/index.ts';
 import type { ReadField } from '../../types.ts';
 import type { Box, TextLine } from '../types.ts';
-import { detectCountry, findIbans, findTaxIds, type IdMatch } from './ids.ts';
+import { detectCountry, findIbans, findTaxIds, ISO2_TO_3, type IdMatch } from './ids.ts';
 import { isTill, receiptTotal, tillLayout } from './receipt.ts';
 import {
   documentDayFirst,
@@ -69,26 +69,30 @@ const L = {
     'endbetrag', 'zu zahlen', 'zahlbetrag', 'bruttobetrag', 'gesamtsumme', 'total factura', 'importe total', 'total a pagar',
     'total importe', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'valor total', 'total da fatura',
     'total a liquidar', 'amount payable', 'total payable', 'total amount', 'saldo adeudado', 'importe adeudado', 'saldo a pagar',
+    'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
+    'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
+    'rechnungssumme', 'bruttosumme', 'total general', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
   ],
-  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag'],
+  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
-    'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount', 'total net', 'exclusief btw',
+    'kwota netto', 'wartosc netto', 'razem netto', 'suma netto', 'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount', 'total net', 'exclusief btw',
     'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
     'base tributavel', 'valor sem iva', 'amount untaxed', 'total excl\\.?( vat| tax)?', 'total before tax', 'grondslag', 'warenwert',
   ],
   base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total', 'total parcial'],
   tax: [
     'total tax', 'total vat', 'total tva', 'montant( eur)? tva', '(ust|mwst)\\.? gesamt', 'gesamt (ust|mwst)', 'steuerbetrag', 'tva', 'vat', 'iva', 'cuota iva', 'btw bedrag', 'btw', 'mwst', 'ust',
-    'taxe sur la valeur ajoutee', 'value added tax', 'impuesto sobre el valor anadido', 'taxe', 'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
+    'kwota podatku', 'kwota vat', 'podatek vat', 'razem vat', 'taxe sur la valeur ajoutee', 'value added tax', 'impuesto sobre el valor anadido', 'taxe', 'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
   ],
   tax_exclude: /(excl|exclusief|inclus|incl\.|\bht\b|hors|base|grondslag|nummer|number|\bn[°o]\b|\bid\b|reg|intracom|no\.|tin|pan)/,
   issue_date_strong: [
     'invoice date', 'date of invoice', 'date d.?emission', 'date de (la )?facture', 'date facture', 'factuurdatum', 'factuur datum',
     'rechnungsdatum', 'belegdatum', 'fecha de (la )?factura', 'fecha factura', 'fecha de emision', 'fecha de expedicion',
     'data (della )?fattura', 'data de emissao', 'data da fatura', 'data emissao', 'issue date', 'date of issue', 'date issued',
-    'issued on', 'billing date', 'invoice dt', 'beleg-?datum',
+    'issued on', 'billing date', 'invoice dt', 'beleg-?datum', 'data wystawienia', 'data faktury', 'datum vystaveni', 'data do documento',
+    'data documento', 'fecha de factura', 'fecha expedicion', 'ausstellungsdatum', 'datum der rechnung', 'issuing date', 'date of invoice',
   ],
   issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated'],
   date_exclude:
@@ -97,16 +101,23 @@ const L = {
     'due date', 'date due', 'payment due', 'due on', 'vervaldatum', 'uiterste betaaldatum', 'echeance', 'date d.?echeance',
     'date limite de paiement', 'a payer avant le', 'falligkeitsdatum', 'fallig am', 'zahlbar bis', 'fecha de vencimiento',
     'vencimiento', 'scadenza', 'data di scadenza', 'data de vencimento', 'data limite( de pagamento)?', 'pay by', 'bis zum',
+    'termin platnosci', 'datum splatnosti',
   ],
   invoice_number: [
-    'invoice (number|no\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? no\\.?', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
+    '[il1]nvoice ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
     'rechnungsnummer', 'rechnungsnr\\.?', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
     'credit note( no\\.?)?', 'numero de (la )?facture', 'n[°o] de facture',
     'facture n[°o]?', 'numero de factura', 'n[°o.]? ?(de )?factura', 'factura n[°o.]?', 'num\\.? factura', 'fattura n[°o.]?',
     'numero (della )?fattura', 'fatura n[°o.]?', 'numero da fatura', 'bill no\\.?', 'bill number', 'receipt (no\\.?|number)',
-    'tax invoice no\\.?', 'document no\\.?',
+    'tax invoice no\\.?', 'document no\\.?', 'numer faktury', 'nr faktury', 'faktura( vat)? (nr|numer)', 'cislo faktury',
+    'faktura cislo', 'n[°o.]? (do )?documento', 'numero (do )?documento', 'fattura (nr\\.?|numero)', 'rechnung( nr\\.?|-nr\\.?)',
+    'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)',
   ],
-  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift'],
+  /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
+  number_weak: ['numero', 'number', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
+  number_weak_exclude:
+    /(tel|phone|fax|mobile|account|acct|konto|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
+  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'tax invoice', 'credit note', 'vendor bill', 'bill'],
   customer: [
     'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
     'destinatario', 'buyer', 'acheteur', 'guest name', 'nom de l.?abonne', 'factuuradres', 'rechnungsempfanger',
@@ -370,25 +381,39 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     return d ? { value: d.value, start: d.start, end: d.end } : null;
   }
   if (kind === 'amount' || kind === 'percent') {
-    const as = ctx.amounts[i].filter((a) => a.start >= start && a.end <= end && (kind === 'percent' ? a.percent : !a.percent));
+    // An amount whose currency code stands in the cell before its digits (`CHF | 1.00`) is the cell's amount too.
+    const inSpan = (a: AmountMatch) => a.end <= end && (a.start >= start || (a.currency !== null && a.end > start && /^[^\d]*$/.test(line.fold.slice(a.start, start))));
+    const as = ctx.amounts[i].filter((a) => inSpan(a) && (kind === 'percent' ? a.percent : !a.percent));
     if (as.length === 0) return null;
     // Several amounts after one label (a totals row: qty, net, tax, gross): the last one is the label's.
     const a = kind === 'percent' ? as[0] : as[as.length - 1];
     return { value: a.value, start: a.start, end: a.end };
   }
   const seg = line.text.slice(start, end);
-  const from = start + (seg.length - seg.replace(/^[\s:#.\-–|]+/, '').length);
-  const text = line.text.slice(from, end);
   if (kind === 'id') {
-    const pre = /^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer)(?![\p{L}\p{N}]))?\s*[:#]?\s*/iu.exec(text)?.[0] ?? '';
-    const mm = /^([A-Z0-9][A-Za-z0-9/_.\-]{1,38}[A-Za-z0-9])(?=$|[\s,;)])/.exec(text.slice(pre.length));
-    if (!mm || !/\d/.test(mm[1])) return null;
+    // `Invoice Number: #1`, `Referencia: #1721`, a `#1` alone in its cell: the `#` is printed as part of the number;
+    // `Invoice # 123` / `Invoice #123`: it is the label's.
+    const lead = /^[\s:.\-–|]*/.exec(seg)![0];
+    const at = start + lead.length;
+    const hashed = /^#[A-Za-z0-9]/.test(seg.slice(lead.length)) && (lead.includes(':') || line.cells.some((c) => c.start === at));
+    const skip = hashed ? 0 : /^[\s#]*/.exec(seg.slice(lead.length))![0].length;
+    const from = at + skip;
+    const text = line.text.slice(from, end);
+    const pre = hashed ? '' : (/^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer|[°º]\.?)(?![\p{L}\p{N}]))?\s*[:#]?\s*/iu.exec(text)?.[0] ?? '');
+    // A series code then its number (`FT 2024/12`, `FR A/118`: Portuguese and Spanish series) is one id.
+    // A number may end a sentence (`Invoice no. 12345.`): the full stop is not part of it.
+    const mm =
+      /^([A-Z]{1,4} (?:[A-Z]{1,3}\/)?\d[A-Za-z0-9_.\-]*\/[A-Za-z0-9_.\-/]*[A-Za-z0-9])(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length)) ??
+      /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length));
+    if (!mm || !/\d/.test(mm[1]) || isLabel(mm[1])) return null;
     const s = from + pre.length;
     // Not a date or an amount with its currency.
     // Not a date (`Invoice ID: 2024-03-10t172205` is an id that starts with one: the token runs on past the date).
     if (ctx.dates[i].some((d) => s < d.end && s + mm[1].length > d.start && !(d.start === s && s + mm[1].length > d.end + 1))) return null;
     return { value: mm[1], start: s, end: s + mm[1].length };
   }
+  const from = start + (seg.length - seg.replace(/^[\s:#.\-–|]+/, '').length);
+  const text = line.text.slice(from, end);
   // text: letters, up to the end of the cell; no mostly-numeric strings.
   const cell = line.cells.find((c) => c.end > from && c.start <= from) ?? { end: line.text.length };
   const t = line.text
@@ -418,8 +443,19 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
       kind !== 'text' || /^\s*[:\-–]/.test(line.text.slice(hit.end)) || line.cells.some((c) => c.end === hit.end || c.start >= hit.end && c.start - hit.end < 3 && line.cells.length > 1);
     const v = separated ? valueIn(ctx, kind, line, hit.end, end) : null;
     if (v) return { value: v.value, confidence: 0.85, line, box: spanBox(line, v.start, v.end), priority };
+    // A date label followed by words before its date (`Data wystawienia, z zastrzeżeniem art. 106na ust. 1: 31.10.2025`):
+    // the first date further on the line, unless another date's label (due, delivery...) comes between.
+    if (kind === 'date') {
+      const d = ctx.dates[line.index].find((x) => x.start >= hit.end);
+      const between = d ? line.fold.slice(hit.end, d.start) : '';
+      if (d && !L.date_exclude.test(between) && (between.match(/:/g) ?? []).length <= 1) {
+        return { value: d.value, confidence: 0.7, line, box: spanBox(line, d.start, d.end), priority };
+      }
+    }
     // Below the label only when the label closes its cell (a table header), not in running text.
-    const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length));
+    const rest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
+    // A header row of labels (`Invoice Number  Invoice Date  Due Date`, spaced as one cell): its values are below.
+    const closes = /^\s*[:\-–]?\s*$/.test(rest) || (kind === 'id' && isLabel(rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ')));
     // Below a table's header row (`Description Qty Price Tax Amount`) sits an item, not the label's value.
     const header = kind === 'amount' && TABLE_HEADER.test(line.fold);
     const below = ((kind === 'text' || kind === 'amount') && !closes) || header ? null : lineBelow(ctx, line);
@@ -507,13 +543,24 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
   const bestPart = (cs: Candidate[]) =>
     cs.sort((a, b) => b.priority - a.priority || b.confidence - a.confidence || b.line.index - a.line.index)[0] ?? null;
 
-  const totals = [...collect(L.total_strong, L.total_exclude, 3, null), ...collect(L.total_weak, L.total_exclude, 2, null)];
+  let totals = [...collect(L.total_strong, L.total_exclude, 3, null), ...collect(L.total_weak, L.total_exclude, 2, null)];
+  // No total label at all (a QR-bill's payment part: `Currency  Amount` over `CHF  1.00`): the amount's own label.
+  if (totals.length === 0) totals = collect(['amount', 'betrag', 'montant', 'importe', 'importo', 'valor', 'kwota', 'bedrag'], L.total_exclude, 1, null);
   let total = best(totals);
   const below = (c: Candidate) => !total || Math.abs(c.value as number) < Math.abs(total.value as number) || (c.value as number) === 0;
   const bases = [...collect(L.base, null, 3, null), ...collect(L.base_weak, null, 2, null)].filter(
     (c) => !total || Math.abs(c.value as number) <= Math.abs(total.value as number),
   );
-  const taxes = collect(L.tax, L.tax_exclude, 2, null).filter(below);
+  // A decimal point lost in print or OCR (`2100` for 21.00): a whole tax amount not below the total whose hundredth
+  // closes base + tax = total is that hundredth.
+  const baseGuess = bases.length > 0 ? Math.max(...bases.map((c) => Math.abs(c.value as number))) : null;
+  const taxes = collect(L.tax, L.tax_exclude, 2, null)
+    .map((c) => {
+      const v = c.value as number;
+      if (!total || baseGuess === null || below(c) || !Number.isInteger(v)) return c;
+      return Math.abs(baseGuess + v / 100 - (total.value as number)) < 0.015 ? { ...c, value: v / 100, confidence: 0.6 } : c;
+    })
+    .filter(below);
   let base = bases.length > 0 ? [...bases].sort((a, b) => b.priority - a.priority || Math.abs(b.value as number) - Math.abs(a.value as number))[0] : null;
   // The tax line: one with a rate, else any.
   const taxWithRate = taxes.filter((c) => ctx.amounts[c.line.index].some((a) => a.percent));
@@ -523,6 +570,13 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
 
   // Cross-check: base + tax = total.
   const close = (a: number, b: number) => Math.abs(a - b) < 0.015;
+  // A decimal point lost in print or OCR (`4039` for 40.39) shows when only the hundredth closes the sum.
+  if (total && base && tax && !close((base.value as number) + (tax.value as number), total.value as number)) {
+    const [b, t, s] = [base.value as number, tax.value as number, total.value as number];
+    if (Number.isInteger(t) && close(b + t / 100, s)) tax = { ...tax, value: t / 100, confidence: 0.6 };
+    else if (Number.isInteger(s) && close(b + t, s / 100)) total = { ...total, value: s / 100, confidence: 0.6 };
+    else if (Number.isInteger(b) && close(b / 100 + t, s)) base = { ...base, value: b / 100, confidence: 0.6 };
+  }
   if (total && base && tax && close((base.value as number) + (tax.value as number), total.value as number)) {
     total = { ...total, confidence: 0.95 };
     base = { ...base, confidence: 0.93 };
@@ -541,6 +595,13 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
   return { total, base, tax, rate };
 }
 
+/**
+ * The invoice's number, by label-value layout, surest rule first: a specific label (`Invoice No.`, `Nº factura`,
+ * `Rechnungsnummer`, `Numer faktury`...) with the value right of it or below it in its column; the document's word
+ * followed by an id (`Facture n°562044387`, `Rechnung 2024-023`); the title word alone (`FACTURA`, `INVOICE`) with
+ * the id right below it; a bare number label (`Número`, `Nr`, `Referencia`) at the start of a cell on a line that
+ * speaks of nothing else (phone, account, tax id, order...); a `# 12345` alone at the top. A value is never a label.
+ */
 function invoiceNumber(ctx: Ctx): Candidate | null {
   const c = labelled(ctx, 'id', L.invoice_number, null, 3);
   if (c) return c;
@@ -553,8 +614,38 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
       if (!mm || !/\d/.test(mm[1])) continue;
       const s = m.index! + m[0].length + mm[0].length - mm[1].length;
       if (ctx.dates[line.index].some((d) => s >= d.start && s < d.end)) continue;
+      if (ctx.amounts[line.index].some((a) => s >= a.start && s < a.end && (a.currency || a.decimals))) continue;
       return { value: mm[1], confidence: 0.75, line, box: spanBox(line, s, s + mm[1].length), priority: 2 };
     }
+  }
+  // The title word alone in its cell (`FACTURA`, `Invoice`, `Faktura VAT`), the id right below it.
+  const title = new RegExp(`^(?:${L.invoice_word.join('|')})(?: vat)?\\s*(?:n[°o.]?|no\\.?|nr\\.?|#)?\\s*:?$`);
+  for (const line of ctx.lines) {
+    if (line.page !== ctx.lines[0].page || line.bbox[1] > 0.5) continue;
+    for (const cell of line.cells) {
+      if (!title.test(line.fold.slice(cell.start, cell.end).trim())) continue;
+      const below = lineBelow(ctx, line);
+      const span = below ? alignedSpan(below, cell.bbox) : null;
+      const v = below && span ? valueIn(ctx, 'id', below, span.start, span.end) : null;
+      if (below && v && (v.start === span!.start || /^[\s#]*$/.test(below.text.slice(span!.start, v.start))) && v.end >= span!.end - 1) {
+        return { value: v.value, confidence: 0.65, line: below, box: spanBox(below, v.start, v.end), priority: 2 };
+      }
+    }
+  }
+  // A bare number label at the start of its cell, on a line about nothing else.
+  for (const hit of findLabels(ctx, L.number_weak)) {
+    const { line } = hit;
+    const cell = line.cells.find((x) => x.start <= hit.start && x.end >= hit.end);
+    if (!cell || line.fold.slice(cell.start, hit.start).trim() !== '') continue;
+    if (L.number_weak_exclude.test(line.fold.slice(Math.max(0, hit.start - 24), cell.end))) continue;
+    if (line.page !== ctx.lines[0].page) continue;
+    const v = valueIn(ctx, 'id', line, hit.end, cellEnd(line, hit.end));
+    if (v) return { value: v.value, confidence: 0.55, line, box: spanBox(line, v.start, v.end), priority: 1 };
+    const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, cell.end));
+    const below = closes ? lineBelow(ctx, line) : null;
+    const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end)) : null;
+    const w = below && span ? valueIn(ctx, 'id', below, span.start, span.end) : null;
+    if (below && w) return { value: w.value, confidence: 0.5, line: below, box: spanBox(below, w.start, w.end), priority: 1 };
   }
   // `# 12345` alone near the top of the first page (below an INVOICE title).
   for (const line of ctx.lines.slice(0, 15)) {
@@ -594,6 +685,22 @@ function invoiceDate(ctx: Ctx): Candidate | null {
 /** What a receipt's date is not: a due, expiry, birth or warranty date. */
 const RECEIPT_DATE_EXCLUDE = /(due|expir|exp\.?\s*date|valid|birth|warrant|best before|mhd|check.?in|check.?out)/;
 
+/** Digits OCR confuses on receipts (thermal print): what each may have been. */
+const DIGIT_CONFUSIONS: Record<string, string> = { '0': '869', '1': '7', '2': '7', '3': '85', '4': '1', '5': '63', '6': '058', '7': '120', '8': '036', '9': '08' };
+
+/** The one year within the last 15 years that a single confusable digit of `year` gives, else null. */
+export function repairYear(year: number, maxYear: number): number | null {
+  const s = String(year);
+  const found = new Set<number>();
+  for (let i = 0; i < s.length; i++) {
+    for (const c of DIGIT_CONFUSIONS[s[i]] ?? '') {
+      const y = Number(s.slice(0, i) + c + s.slice(i + 1));
+      if (y <= maxYear && y >= maxYear - 15) found.add(y);
+    }
+  }
+  return found.size === 1 ? [...found][0] : null;
+}
+
 /**
  * A receipt's date: a labelled one, else the first date printed (the document's order) on a line with a time of
  * day, else the first date; never a date in the future (an OCR misreading: `2078`).
@@ -604,37 +711,153 @@ function receiptDate(ctx: Ctx): Candidate | null {
   const found: Array<Candidate & { time: boolean; label: boolean }> = [];
   for (const line of ctx.lines) {
     if (RECEIPT_DATE_EXCLUDE.test(line.fold)) continue;
-    const d = ctx.dates[line.index].find(plausible);
-    if (!d) continue;
+    let d = ctx.dates[line.index].find(plausible);
+    let repaired = false;
+    if (!d) {
+      // A year out of range whose one misread digit (`2078`, `2718` for 2018) gives the only plausible year.
+      const m = /(?<![\d.,])(\d{1,2}\s?[-/.]\s?\d{1,2}\s?[-/.]\s?)(\d{4})(?!\d)/.exec(line.fold);
+      const year = m ? Number(m[2]) : null;
+      const fixed = m && year !== null && (year > maxYear || year < 1990) ? repairYear(year, maxYear) : null;
+      const date = m && fixed !== null ? findDates(`${m[1]}${fixed}`, ctx.dayFirst)[0] : undefined;
+      if (!m || !date) continue;
+      d = { ...date, start: m.index, end: m.index + m[0].length };
+      repaired = true;
+    }
     const label = /(?<![\p{L}])(date|dated|fecha|datum|data|tarikh)(?![\p{L}])/u.test(line.fold.slice(0, d.start));
     const time = /(?<!\d)([01]?\d|2[0-3])[:.][0-5]\d(?!\d)/.test(line.fold.slice(d.end));
-    found.push({ value: d.value, confidence: label ? 0.85 : time ? 0.8 : 0.6, line, box: spanBox(line, d.start, d.end), priority: 2, time, label });
+    found.push({ value: d.value, confidence: (label ? 0.85 : time ? 0.8 : 0.6) * (repaired ? 0.6 : 1), line, box: spanBox(line, d.start, d.end), priority: 2, time, label });
   }
   return found.find((c) => c.label) ?? found.find((c) => c.time) ?? found[0] ?? null;
 }
 
 const CUSTOMER_RE = labelRe([...L.customer, 'your vat', 'uw btw', 'votre (n[°o] de )?tva', 'ihre ust', 'su nif', 'vat no\\.? of customer']);
 
-/** Tax ids: the customer's when its line or the two lines above speak of the customer; else the issuer's. */
+/** Headings of a party's block (a cell made only of one of them, `:` allowed): whose column the lines below are. */
+const CUSTOMER_HEADING = new RegExp(
+  `^(?:${[
+    ...L.customer, 'recipient', 'ship(ped)? to', 'shipping address', 'delivery address', 'deliver to', 'invoice for', 'cobrar a',
+    'envie a', 'enviar a', 'factura a', 'client(e)? final', 'adresse de facturation', 'adresse de livraison', 'facture a', 'livre a',
+    'lieferadresse', 'leistungsempfanger', 'kaufer', 'empfanger', 'nabywca', 'odbiorca', 'platnik', 'intestatario', 'spett\\.?le',
+    'fatturare a', 'faturar a', 'cliente final', 'comprador', 'to',
+  ].join('|')})\\s*:?$`,
+);
+const ISSUER_HEADING = new RegExp(
+  `^(?:${[...L.issuer, 'emetteur', 'biller', 'bill from', 'from', 'issued by', 'sprzedawca', 'wystawca', 'sprzedajacy', 'remitente', 'expediteur', 'absender', 'cedente', 'prestatore', 'our details', 'company details'].join('|')})\\s*:?$`,
+);
+
+interface PartyBlock {
+  party: 'issuer' | 'customer';
+  page: number;
+  /** Horizontal extent of the block's column. */
+  x0: number;
+  x1: number;
+  /** Line indexes of the block (the heading's line excluded). */
+  from: number;
+  to: number;
+}
+
+/**
+ * Party blocks of the page: a heading cell (`Bill to`, `Seller`, `Nabywca`, `Biller`...) and the lines below it in
+ * its column, down to the first wide vertical gap or the next heading in that column. Two headings on one line
+ * (`Seller  Buyer`, `Recipient  Biller`) split the page into their columns.
+ */
+function partyBlocks(ctx: Ctx): PartyBlock[] {
+  const blocks: PartyBlock[] = [];
+  for (const line of ctx.lines) {
+    const heads: Array<{ party: 'issuer' | 'customer'; x0: number; cell: number }> = [];
+    for (const [i, cell] of line.cells.entries()) {
+      const t = line.fold.slice(cell.start, cell.end).trim();
+      const party = CUSTOMER_HEADING.test(t) ? 'customer' : ISSUER_HEADING.test(t) ? 'issuer' : null;
+      if (party) heads.push({ party, x0: cell.bbox[0], cell: i });
+    }
+    if (heads.length === 0) continue;
+    // `to` and `from` alone are headings only beside another heading or as a line of their own.
+    if (heads.length === 1 && line.cells.length > 1 && /^(to|from)\s*:?$/.test(line.fold.slice(line.cells[heads[0].cell].start, line.cells[heads[0].cell].end).trim())) continue;
+    for (const [k, h] of heads.entries()) {
+      const nextCell = line.cells[h.cell + 1];
+      // A heading alone on its line: its column is at most a half page wide (the other half may be the other party's).
+      const x1 = heads[k + 1] ? heads[k + 1].x0 - 0.005 : nextCell ? nextCell.bbox[0] - 0.005 : Math.min(1, h.x0 + 0.45);
+      const x0 = h.cell === 0 ? 0 : h.x0 - 0.02;
+      const height = Math.max(line.bbox[3] - line.bbox[1], 0.008);
+      let last = line;
+      let to = line.index;
+      for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + 12; i++) {
+        const next = ctx.lines[i];
+        if (next.page !== line.page) break;
+        const inColumn = next.words.some((w) => (w.bbox[0] + w.bbox[2]) / 2 > x0 && (w.bbox[0] + w.bbox[2]) / 2 < x1);
+        if (!inColumn) continue;
+        if (next.bbox[1] - last.bbox[3] > 2.5 * height) break;
+        const cellsInColumn = next.cells.filter((c) => (c.bbox[0] + c.bbox[2]) / 2 > x0 && (c.bbox[0] + c.bbox[2]) / 2 < x1);
+        if (cellsInColumn.some((c) => { const t = next.fold.slice(c.start, c.end).trim(); return CUSTOMER_HEADING.test(t) || ISSUER_HEADING.test(t); })) break;
+        if (TABLE_HEADER.test(next.fold)) break;
+        last = next;
+        to = i;
+      }
+      if (to > line.index) blocks.push({ party: h.party, page: line.page, x0, x1, from: line.index + 1, to });
+    }
+  }
+  return blocks;
+}
+
+/** The party block a span of a line falls in, if any. */
+function blockOf(blocks: PartyBlock[], line: Line, box: Box): PartyBlock | null {
+  const cx = (box[0] + box[2]) / 2;
+  return blocks.find((b) => b.page === line.page && line.index >= b.from && line.index <= b.to && cx > b.x0 && cx < b.x1) ?? null;
+}
+
+/** A VAT-shaped token alone in its cell: two country letters then 7-12 digits (`GB123456789`, `DL1234567`). */
+const BARE_TAX_ID = /^[A-Z]{2}U?\d{7,12}$/;
+
+/**
+ * Tax ids of the two parties. An id in a party's block (the column below `Bill to`, `Seller`, `Nabywca`...) is that
+ * party's; else an id whose line or the two lines above speak of the customer (`Customer VAT`, `Bill to`) is the
+ * customer's; the others are the issuer's (the top of the page first). Checksum-valid ids win over labelled ones
+ * that could not be checked (those keep a low confidence: a validator judges them, and they stay `unsure`); in an
+ * issuer's block, a VAT-shaped token alone in its cell is taken too, as unchecked.
+ */
 function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | null } {
-  let issuer: Candidate | null = null;
-  let customer: Candidate | null = null;
+  const blocks = partyBlocks(ctx);
+  // A heading's words speak for its column only: outside it they say nothing of whose an id is.
+  const headings = new Set(blocks.map((b) => b.from - 1));
+  const issuer: Array<Candidate & { rank: number }> = [];
+  const customer: Array<Candidate & { rank: number }> = [];
   for (const line of ctx.lines) {
     for (const id of ctx.ids[line.index]) {
       if (id.kind === 'fr_siren' || id.kind === 'fr_siret') continue; // company numbers, not tax ids
-      const context = [ctx.lines[line.index - 2], ctx.lines[line.index - 1], line]
-        .filter((l): l is Line => !!l && l.page === line.page)
+      const box = spanBox(line, id.start, id.end);
+      const block = blockOf(blocks, line, box);
+      const context = [ctx.lines[line.index - 2], ctx.lines[line.index - 1]]
+        .filter((l): l is Line => !!l && l.page === line.page && !headings.has(l.index))
         .map((l) => l.fold)
         .join('\n');
       CUSTOMER_RE.lastIndex = 0;
-      const isCustomer = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context.slice(0, -line.fold.length));
+      const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context);
       CUSTOMER_RE.lastIndex = 0;
-      const cand: Candidate = { value: id.value, confidence: 0.7, line, box: spanBox(line, id.start, id.end), priority: 2 };
-      if (isCustomer) customer ??= cand;
-      else issuer ??= cand;
+      const isCustomer = block ? block.party === 'customer' : customerWords;
+      const checked = id.checked !== false;
+      const cand = { value: id.value, confidence: checked ? (block ? 0.8 : 0.7) : 0.5, line, box, priority: 2, rank: (checked ? 0 : 2) + (block ? 0 : 1) };
+      (isCustomer ? customer : issuer).push(cand);
     }
   }
-  return { issuer, customer };
+  for (const b of blocks.filter((x) => x.party === 'issuer')) {
+    for (let i = b.from; i <= b.to; i++) {
+      const line = ctx.lines[i];
+      for (const cell of line.cells) {
+        const cx = (cell.bbox[0] + cell.bbox[2]) / 2;
+        const t = line.text.slice(cell.start, cell.end).trim();
+        if (cx <= b.x0 || cx >= b.x1 || !BARE_TAX_ID.test(t) || !(t.slice(0, 2) in ISO2_TO_3 || /^[A-Z]{2}\d/.test(t))) continue;
+        if (issuer.some((c) => c.value === t)) continue;
+        issuer.push({ value: t, confidence: 0.45, line, box: cell.bbox, priority: 1, rank: 4 });
+      }
+    }
+  }
+  const first = (cs: Array<Candidate & { rank: number }>) => {
+    const best = [...cs].sort((a, b) => a.rank - b.rank || a.line.index - b.line.index)[0];
+    if (!best) return null;
+    const { rank: _rank, ...c } = best;
+    return c;
+  };
+  return { issuer: first(issuer), customer: first(customer) };
 }
 
 function issuerName(ctx: Ctx): Candidate | null {

@@ -1,7 +1,11 @@
 /**
- * Identifiers found in text: IBANs (mod 97), EU VAT numbers (per-country format and check digits), Spanish
- * NIF/NIE/CIF, Portuguese NIF, Indian GSTIN; and the country a text points to. Only checksum-valid (or, for
- * schemes without one, well-formed and labelled) identifiers are returned, so a random number is not taken for one.
+ * Identifiers found in text: IBANs (mod 97), EU VAT numbers (per-country format and check digits, the EU OSS
+ * `EU` + 9 digits), Spanish NIF/NIE/CIF, Portuguese NIF, Polish NIP and Italian partita IVA written without their
+ * prefix after their label, Indian GSTIN; and the country a text points to. Only checksum-valid (or, for schemes
+ * without one, well-formed and labelled) identifiers are returned as checked, so a random number is not taken for
+ * one. A VAT-shaped token right after a tax-id label (`UID: ATU00000000`, `VAT No GB123456789`) whose check digits
+ * fail or cannot be computed is returned too, marked `checked: false`: it is what the document prints (a reader
+ * reports it with low confidence; a validator judges it).
  */
 import { isValidIBAN } from 'ibantools';
 import { checkEuVat } from '../../../validators/eu-vat.ts';
@@ -11,7 +15,9 @@ import type { Line } from './normalize.ts';
 
 export interface IdMatch {
   value: string;
-  kind: 'iban' | 'eu_vat' | 'es_nif' | 'pt_nif' | 'in_gstin' | 'fr_siren' | 'fr_siret';
+  kind: 'iban' | 'eu_vat' | 'gb_vat' | 'es_nif' | 'pt_nif' | 'pl_nip' | 'it_piva' | 'in_gstin' | 'fr_siren' | 'fr_siret' | 'labelled';
+  /** False for a labelled, VAT-shaped token whose check digits fail or cannot be computed (absent: checked). */
+  checked?: boolean;
   /** ISO alpha-3 of the issuing country. */
   country: string | null;
   start: number;
@@ -27,9 +33,38 @@ export const ISO2_TO_3: Record<string, string> = {
 };
 
 const IBAN_RE = /(?<![A-Z0-9])([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30})/g;
-const VAT_RE = /(?<![A-Za-z0-9])(ATU|BE|BG|HR|CY|CZ|DK|EE|FI|FR|DE|EL|HU|IE|IT|LV|LT|LU|MT|NL|PL|PT|RO|SK|SI|ES|SE|XI)[ .-]?([0-9A-Z](?:[ .]?[0-9A-Z]){7,13})(?![A-Za-z0-9])/g;
+const VAT_RE = /(?<![A-Za-z0-9])(ATU|EU|BE|BG|HR|CY|CZ|DK|EE|FI|FR|DE|EL|HU|IE|IT|LV|LT|LU|MT|NL|PL|PT|RO|SK|SI|ES|SE|XI)[ .-]?([0-9A-Z](?:[ .]?[0-9A-Z]){7,13})(?![A-Za-z0-9])/g;
 const ES_NIF_RE = /(?<![A-Za-z0-9])(?:ES[ -]?)?([0-9XYZ]\d{7}[ -]?[A-Z]|[ABCDEFGHJNPQRSUVW][ -]?\d{7}[ -]?[0-9A-J]|[KLM]\d{7}[A-Z])(?![A-Za-z0-9])/g;
 const PT_NIF_RE = /(?:NIF|NIPC|contribuinte)[^0-9]{0,20}(?:PT)?\s?(\d{3}\s?\d{3}\s?\d{3})(?!\d)/gi;
+/** British VAT numbers: GB then 9 digits (or 12, a branch), grouped `GB 123 4567 89` or not. */
+const GB_VAT_RE = /(?<![A-Za-z0-9])GB[ -]?(\d{3} ?\d{4} ?\d{2}(?: ?\d{3})?)(?![\d])/g;
+
+/** The HMRC check of a 9-digit VAT number: weights 8..2 on the first 7 digits plus the last two, mod 97 (or + 55). */
+export function gbVatValid(digits: string): boolean {
+  const d = digits.slice(0, 9);
+  if (!/^\d{9}$/.test(d)) return false;
+  let sum = 0;
+  for (let i = 0; i < 7; i++) sum += Number(d[i]) * (8 - i);
+  sum += Number(d.slice(7));
+  return sum % 97 === 0 || (sum + 55) % 97 === 0;
+}
+
+/** Polish NIP after its label: 10 digits, grouped `123-456-78-90` or `123-45-67-890` or not. */
+const PL_NIP_RE = /(?<![\p{L}])NIP(?:\s*(?:UE|PL))?\s*[:.]?\s*(?:PL\s?)?(\d{3}[- ]?\d{3}[- ]?\d{2}[- ]?\d{2}|\d{3}-\d{2}-\d{2}-\d{3})(?![\d])/gu;
+/** Italian partita IVA after its label: 11 digits. */
+const IT_PIVA_RE = /(?:P\.?\s?IVA|Partita\s+IVA)\s*[:.]?\s*(?:IT\s?)?(\d{11})(?!\d)/giu;
+/**
+ * A tax-id label (VAT, TVA, IVA, BTW, MwSt, USt-IdNr, UID, NIF, CIF, NIP, P.IVA, GST, ABN...) followed by a
+ * VAT-shaped token: two letters of a country then 7-13 digits or capitals with at least 6 digits.
+ */
+const LABELLED_RE =
+  /(?<![\p{L}])(?:VAT|TVA|IVA|BTW|MwSt|MWST|USt|UST|UID|NIF|CIF|NIPC|NIP|GST|ABN|Tax|TAX|Steuer)(?:[-. ]?(?:IdNr|Id|ID|No|NO|Nr|NR|Number|number|Reg\w*|reg\w*|n[°º]|Nº|#))*\.?\s*[:#]?\s*([A-Z]{2}U?[ -]?[0-9A-Z]{7,13})(?![A-Za-z0-9])/gu;
+/**
+ * A VAT label with its own number word (`VAT Reg No`, `VAT number`, `Tax ID`, `GST No`, `ABN`) then digits only
+ * (8 to 12, grouped or not): a national number printed without its country prefix (`VAT Reg No: 123 4567 89`).
+ */
+const LABELLED_DIGITS_RE =
+  /(?<![\p{L}])(?:(?:VAT|TVA|IVA|BTW|GST|Tax|TAX)[-. ]?(?:Reg\w*\.?\s*)?(?:Id|ID|No|NO|Nr|NR|Number|number|n[°º]|Nº|#)|ABN|UID)\.?\s*[:#]?\s*(\d{2,4}(?:[ .]?\d{2,4}){2,4})(?![\d.,]|\s?%)/gu;
 const GSTIN_RE = /(?<![A-Z0-9])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z])(?![A-Z0-9])/g;
 const SIRET_RE = /(?:SIRET|SIREN|RCS)[^0-9]{0,25}(\d{3}\s?\d{3}\s?\d{3}(?:\s?\d{5})?)(?!\d)/gi;
 
@@ -86,6 +121,36 @@ export function findTaxIds(text: string): IdMatch[] {
     if (taken(s, s + m[1].length)) continue;
     if (checkPtNif(digits).valid) out.push({ value: digits, kind: 'pt_nif', country: 'PRT', start: s, end: s + m[1].length });
   }
+  for (const m of text.matchAll(PL_NIP_RE)) {
+    const s = m.index! + m[0].length - m[1].length;
+    if (taken(s, s + m[1].length)) continue;
+    const digits = m[1].replace(/\D/g, '');
+    if (checkEuVat(`PL${digits}`).valid) out.push({ value: digits, kind: 'pl_nip', country: 'POL', start: s, end: s + m[1].length });
+  }
+  for (const m of text.matchAll(IT_PIVA_RE)) {
+    const s = m.index! + m[0].length - m[1].length;
+    if (taken(s, s + m[1].length)) continue;
+    if (checkEuVat(`IT${m[1]}`).valid) out.push({ value: m[1], kind: 'it_piva', country: 'ITA', start: s, end: s + m[1].length });
+  }
+  for (const m of text.matchAll(GB_VAT_RE)) {
+    const digits = m[1].replace(/\D/g, '');
+    const start = m.index!;
+    const end = m.index! + m[0].length;
+    if (taken(start, end) || !gbVatValid(digits)) continue;
+    out.push({ value: `GB${digits}`, kind: 'gb_vat', country: 'GBR', start, end });
+  }
+  for (const m of text.matchAll(LABELLED_DIGITS_RE)) {
+    const s = m.index! + m[0].length - m[1].length;
+    const value = m[1].replace(/[ .]/g, '');
+    if (taken(s, s + m[1].length) || value.length < 8 || value.length > 12) continue;
+    out.push({ value, kind: 'labelled', country: null, start: s, end: s + m[1].length, checked: false });
+  }
+  for (const m of text.matchAll(LABELLED_RE)) {
+    const s = m.index! + m[0].length - m[1].length;
+    const value = m[1].replace(/[ -]/g, '');
+    if (taken(s, s + m[1].length) || !(value.slice(0, 2) in ISO2_TO_3) || (value.match(/\d/g) ?? []).length < 6) continue;
+    out.push({ value, kind: 'labelled', country: ISO2_TO_3[value.slice(0, 2)] ?? null, start: s, end: s + m[1].length, checked: false });
+  }
   for (const m of text.matchAll(GSTIN_RE)) {
     if (!taken(m.index!, m.index! + m[0].length)) {
       out.push({ value: m[1], kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length });
@@ -125,7 +190,7 @@ export function detectCountry(lines: readonly Line[], language: string | null): 
   const seen = new Set<string>();
   for (const l of lines) {
     for (const id of findTaxIds(l.text)) {
-      if (seen.has(id.value)) continue;
+      if (seen.has(id.value) || id.checked === false) continue;
       seen.add(id.value);
       vote(id.country, id.kind === 'eu_vat' ? 2 : 3);
     }

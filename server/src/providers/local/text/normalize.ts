@@ -16,6 +16,10 @@ function foldUnit(c: string): string {
     else if (/[\u2010-\u2015\u2212]/.test(c)) f = '-';
     else if (/[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]/.test(c)) f = ' ';
     else if (c === '\u00ba') f = 'o';
+    else if (c === '\u0142' || c === '\u0141') f = 'l'; // ł: no decomposition
+    else if (c === '\u00f8' || c === '\u00d8') f = 'o'; // ø
+    else if (c === '\u0111' || c === '\u0110') f = 'd'; // đ
+    else if (c === '\u0131') f = 'i'; // dotless i
     else if (c === '\u00aa') f = 'a';
     else {
       const d = c.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
@@ -73,7 +77,10 @@ export function prepareLines(lines: readonly TextLine[]): Line[] {
     const words: Word[] = [];
     let text = '';
     for (const w of src) {
-      for (const part of w.text.trim().split(/\s+/)) {
+      // pdf.js gives U+0000 for a glyph its font does not map: between two letters or digits it stands for a
+      // hyphen in the generators seen (`2E9958F3-0010`), elsewhere for nothing that reads.
+      const wt = w.text.includes('\u0000') ? w.text.replace(/(?<=[\p{L}\p{N}])\u0000(?=[\p{L}\p{N}])/gu, '-').replace(/\u0000/g, ' ') : w.text;
+      for (const part of wt.trim().split(/\s+/)) {
         if (!part) continue;
         if (text) text += ' ';
         words.push({ text: part, bbox: w.bbox, confidence: w.confidence, start: text.length, end: text.length + part.length });
@@ -155,6 +162,7 @@ const STOPWORDS: Record<string, string> = {
   de: 'der die das und ist nicht mit fur von zu den dem des ein eine auf bei sie wir im am oder auch nach ihre ihr rechnung datum betrag',
   nl: 'de het een en van voor op met is niet te aan uw bij dit zijn wordt naar ook je of factuur datum bedrag',
   it: 'il lo la gli le di del della e che per con un una non da al alla sono nel dei delle fattura data importo',
+  pl: 'i w na z do nie sie jest ze od za po dla przez oraz lub faktura data kwota razem numer nabywca sprzedawca zaplaty wystawienia',
 };
 const STOP = Object.fromEntries(Object.entries(STOPWORDS).map(([k, v]) => [k, new Set(v.split(' '))])) as Record<string, Set<string>>;
 
@@ -196,7 +204,7 @@ const CURRENCY_TOKENS: Array<[RegExp, string]> = [
   [/^(£|gbp)$/, 'GBP'],
   [/^(₹|rs\.?|inr)$/, 'INR'],
   [/^(chf|fr\.)$/, 'CHF'],
-  [/^(pln|zl)$/, 'PLN'],
+  [/^(pln|zl|zł)$/, 'PLN'],
   [/^(r\$|brl)$/, 'BRL'],
   [/^(mxn)$/, 'MXN'],
   [/^(cad|c\$)$/, 'CAD'],
@@ -209,20 +217,29 @@ function currencyOf(tok: string | undefined): string | null {
   return null;
 }
 
-const CUR = String.raw`(?:us\$|r\$|c\$|a\$|€|\$|£|₹|rs\.?|inr|eur|euros?|usd|gbp|chf|pln|zl|brl|mxn|cad|aud|rm|myr)`;
-const AMOUNT_RE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.,/-])(\()?(-\s?)?(?:(${CUR})\s?)?(-\s?)?(\d{1,3}(?:[.,'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?)(?![\p{N}]|[.,/:]\p{N}|[-]\p{N})\)?(\s?%)?(?:\s?(${CUR})(?![\p{L}]|\s?-?\d))?`,
-  'gu',
-);
+const CUR = String.raw`(?:us\$|r\$|c\$|a\$|€|\$|£|₹|rs\.?|inr|eur|euros?|usd|gbp|chf|pln|zł|zl|brl|mxn|cad|aud|rm|myr)`;
+const amountRe = (digits: string) =>
+  new RegExp(
+    String.raw`(?<![\p{L}\p{N}.,/-])(\()?(-\s?)?(?:(${CUR})\s?)?(-\s?)?(${digits})(?![\p{N}]|[.,/:]\p{N}|[-]\p{N})\)?(\s?%)?(?:\s?(${CUR})(?![\p{L}]|\s?-?\d))?`,
+    'gu',
+  );
+const DIGITS = String.raw`\d{1,3}(?:[.,'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?`;
+const AMOUNT_RE = amountRe(DIGITS);
+/**
+ * Where a comma is the decimal separator, a plain space also groups thousands (`1 234,56`, `33 569,50`: French,
+ * Polish, Czech, Scandinavian...), but only in a number with its two decimals (`2 400` alone stays two numbers).
+ */
+const AMOUNT_SPACE_RE = amountRe(String.raw`\d{1,3}(?: \d{3})+,\d{2}(?!\d)|${DIGITS}`);
 
 /**
- * Amounts in a folded line: `4.904,94`, `1,234.56`, `56,02 €`, `$4.11`, `Rs 1939`, `-9,32`, `(12.00)`.
+ * Amounts in a folded line: `4.904,94`, `1,234.56`, `1 234,56` (comma-decimal documents), `56,02 €`, `$4.11`,
+ * `Rs 1939`, `-9,32`, `(12.00)`, `40,39 zł`.
  * `commaDecimal` says how to read a lone separator followed by three digits (`1.234`, `1,234`): true in most
  * European languages (thousands point), false in English.
  */
 export function findAmounts(fold: string, commaDecimal: boolean): AmountMatch[] {
   const out: AmountMatch[] = [];
-  for (const m of fold.matchAll(AMOUNT_RE)) {
+  for (const m of fold.matchAll(commaDecimal ? AMOUNT_SPACE_RE : AMOUNT_RE)) {
     const [all, paren, neg1, cur1, neg2, digits, pct, cur2] = m;
     const value = parseNumber(digits, commaDecimal);
     if (value === null) continue;
@@ -286,18 +303,18 @@ export function parseNumber(s: string, commaDecimal: boolean): number | null {
 
 const MONTHS: Record<string, number> = {};
 const MONTH_NAMES: Array<[number, string]> = [
-  [1, 'january jan enero ene janvier janv janeiro januar janner jaenner januari gennaio gen'],
-  [2, 'february feb febrero fevrier fevr fev fevereiro februar februari febbraio'],
-  [3, 'march mar marzo mars marco marz maerz maart mrt'],
-  [4, 'april apr abril abr avril avr aprile'],
-  [5, 'may mayo mai maio mei maggio mag'],
-  [6, 'june jun junio juin junho juni giugno giu'],
-  [7, 'july jul julio juillet juil julho juli luglio lug'],
-  [8, 'august aug agosto ago aout augustus'],
-  [9, 'september sep sept septiembre setiembre septembre setembro set settembre'],
-  [10, 'october oct octubre octobre outubro out oktober okt ottobre ott'],
-  [11, 'november nov noviembre novembre novembro'],
-  [12, 'december dec diciembre dic decembre dezembro dez dezember dicembre'],
+  [1, 'january jan enero ene janvier janv janeiro januar janner jaenner januari gennaio gen styczen stycznia sty'],
+  [2, 'february feb febrero fevrier fevr fev fevereiro februar februari febbraio luty lutego lut'],
+  [3, 'march mar marzo mars marco marz maerz maart mrt marzec marca'],
+  [4, 'april apr abril abr avril avr aprile kwiecien kwietnia kwi'],
+  [5, 'may mayo mai maio mei maggio mag maja'],
+  [6, 'june jun junio juin junho juni giugno giu czerwiec czerwca cze'],
+  [7, 'july jul julio juillet juil julho juli luglio lug lipiec lipca lip'],
+  [8, 'august aug agosto ago aout augustus sierpien sierpnia sie'],
+  [9, 'september sep sept septiembre setiembre septembre setembro set settembre wrzesien wrzesnia wrz'],
+  [10, 'october oct octubre octobre outubro out oktober okt ottobre ott pazdziernik pazdziernika paz'],
+  [11, 'november nov noviembre novembre novembro listopad listopada lis'],
+  [12, 'december dec diciembre dic decembre dezembro dez dezember dicembre grudzien grudnia gru'],
 ];
 for (const [n, names] of MONTH_NAMES) for (const name of names.split(' ')) MONTHS[name] = n;
 const MONTH_ALT = Object.keys(MONTHS)

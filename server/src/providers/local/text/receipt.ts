@@ -24,6 +24,8 @@ const STRONG_TOTAL =
 const NOT_TOTAL =
   /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought))/u;
 
+const TIP_LABEL = /(?<![\p{L}])(tip|tips|gratuity|propina|pourboire|trinkgeld|mancia|gorjeta|service\s*charge)(?![\p{L}])/u;
+const ROUNDING_LABEL = /(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung|arrondi|redondeo|arredondamento)/u;
 const CASH_LABEL = /(?<![\p{L}])(cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
 const CHANGE_LABEL = /(?<![\p{L}])(change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco)(?![\p{L}])/u;
 
@@ -42,9 +44,12 @@ const TILL_CUES: Array<[RegExp, number]> = [
 ];
 /** What invoices and statements print and till receipts do not (folded). */
 const NOT_TILL_CUES: Array<[RegExp, number]> = [
-  [/(bill(ed)?\s*to|ship(ped)?\s*to|invoice\s*to|sold\s*to|rechnungsempfanger|facturar\s*a|destinataire|customer\s*(no|number|id)|kundennummer|client\s*(no|number))/u, 2],
+  // `Bill To : CASH` (a till's walk-in customer) is no buyer block.
+  [/(bill(ed)?\s*to|ship(ped)?\s*to|invoice\s*to|sold\s*to|rechnungsempfanger|facturar\s*a|destinataire|customer\s*(no|number|id)|kundennummer|client\s*(no|number))(?!\s*:?\s*(cash|walk.?in|\n\s*cash\b))/u, 2],
   [/(invoice\s*(number|no\.?|nr|#|date)|rechnungs(nummer|datum)|numero\s*de\s*factura|n[°o]\s*de\s*facture|factuurnummer|fattura\s*n)/u, 2],
-  [/(due\s*date|payment\s*terms|zahlbar\s*bis|zahlungsziel|fecha\s*de\s*vencimiento|echeance|vervaldatum|terms\s*(&|and)\s*conditions|net\s*\d\d\s*days)/u, 1.5],
+  [/(due\s*date|payment\s*terms|zahlbar\s*bis|zahlungsziel|zahlungsbedingungen|vencimiento|terminos\s*de\s*pago|condiciones\s*de\s*pago|conditions\s*de\s*(paiement|reglement)|echeance|vervaldatum|termin\s*platnosci|scadenza|terms\s*(&|and)\s*conditions|net\s*\d\d\s*days)/u, 1.5],
+  // A party's heading on a line of its own (or two side by side): `Cobrar a`, `Recipient  Biller`, `Sprzedawca  Nabywca`.
+  [/^\s*(cobrar\s*a|envie\s*a|enviar\s*a|nabywca|sprzedawca|recipient|biller|destinatario|destinataire|emetteur|adquirente|leistungsempfanger|intestatario)(\s*:)?(\s+\p{L}+(\s*:)?)?\s*$/mu, 1.5],
   [/(?<![\p{L}])(iban|swift|bic)(?![\p{L}])/u, 1.5],
   [/(?<![\p{L}])(?<!keep\s)(this|the|your)\s+invoice(?![\p{L}])/u, 1],
   [/(opening\s*balance|closing\s*balance|statement\s*(period|date)|account\s*summary|saldo\s*(inicial|final|anterior)|kontoauszug|releve)/u, 2.5],
@@ -72,6 +77,17 @@ export function tillLayout(lines: readonly Line[]): TillLayout {
   if (lines.length >= 6 && amountRows >= 3 && amountRows / lines.length >= 0.15) score += 1;
   if (lines.length >= 6 && short / lines.length >= 0.8) score += 0.5;
   if (lines.some((l) => TOTAL_LABEL.test(l.fold) && !NOT_TOTAL.test(l.fold))) score += 0.5;
+  // A column of amounts: lines ending in an amount whose right edges line up (a till's price column).
+  const ends = lines.filter((l) => /\d[.,]\s?\d{2}\s*[a-z]{0,2}\s*$/i.test(l.text)).map((l) => l.bbox[2]).sort((a, b) => a - b);
+  if (ends.length >= 4) {
+    const mid = ends[Math.floor(ends.length / 2)];
+    if (ends.filter((x) => Math.abs(x - mid) < 0.04).length >= 4 && short / lines.length >= 0.6) score += 0.5;
+  }
+  // A time of day printed beside the date: a till stamps its sale to the minute.
+  if (lines.some((l) => /\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}.{0,24}(?<!\d)([01]?\d|2[0-3])[:.][0-5]\d(?!\d)/.test(l.fold) || /(?<!\d)([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?(?!\d).{0,24}\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}/.test(l.fold))) score += 0.5;
+  // Mostly capitals: thermal printers print upper case.
+  const letters = lines.map((l) => l.text).join('').replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 80 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length >= 0.75 && short / lines.length >= 0.6) score += 0.5;
   // Cash handed over and change given back: only a till prints both.
   if (lines.some((l) => CASH_LABEL.test(l.fold) && !CHANGE_LABEL.test(l.fold)) && lines.some((l) => CHANGE_LABEL.test(l.fold))) score += 1;
   return { score: Math.round((score - against) * 100) / 100, against, amountRows };
@@ -193,8 +209,22 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
       if (a && !NOT_TOTAL.test(line.fold)) return { value: a.value, line, start: a.start, end: a.end, confidence: 0.75 };
     }
   }
+  // A tip (`Tip`, `Propina`, `Pourboire`, `Trinkgeld`) counts into what was paid when a total is printed after it:
+  // the totals below the tip line come first.
+  const tip = lines.find((l) => TIP_LABEL.test(l.fold) && !TOTAL_LABEL.test(l.fold) && money(amounts[l.index], decimalsOnly, l.fold).some((a) => a.value > 0));
+  if (tip) for (const c of cands) if (c.line.index > tip.index) c.priority += 2;
   cands.sort((a, b) => b.priority - a.priority || b.value - a.value || b.line.index - a.line.index);
-  const best = cands[0];
+  let best = cands[0];
+  // A rounding line after the chosen total and no total after it: the rounded amount is what was paid.
+  if (best) {
+    const rounding = lines.find((l) => l.index > best!.line.index && l.index <= best!.line.index + 3 && ROUNDING_LABEL.test(l.fold));
+    const after = rounding && cands.some((c) => c.line.index > rounding.index);
+    const r = rounding ? lineAmounts(amounts, rounding, decimalsOnly, true).list.filter((a) => Math.abs(a.value) < 0.1)[0] : undefined;
+    if (rounding && r && r.value !== 0 && !after) {
+      // `Rounding Adj -0.02`: the sign is printed; without one the rounding is read as printed (added).
+      best = { ...best, value: Math.round((best.value + r.value) * 100) / 100, confidence: Math.min(best.confidence, 0.7) };
+    }
+  }
   // Exact cash and no change line: a total read only from the line below its label yields to the cash.
   if (best && cash && !change && best.below && !close(best.value, cash.value)) return { ...cash, confidence: 0.5 };
   if (best) {
