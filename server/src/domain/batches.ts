@@ -2,7 +2,7 @@ import type { components } from '../../../generated/api.d.ts';
 import * as batchRepo from '../db/batches.ts';
 import * as repo from '../db/analyses.ts';
 import type { BatchRow } from '../db/schema.ts';
-import type { Auth, Services } from '../http/context.ts';
+import type { Auth, Services } from '../context.ts';
 import { ApiError, resourceMissing } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { priceMilli, reserveCredits } from './billing.ts';

@@ -14,7 +14,7 @@ import {
 import { findAccount } from '../db/accounts.ts';
 import type { DB } from '../db/schema.ts';
 import { aggregateUsage } from '../db/usage.ts';
-import type { Auth, Services } from '../http/context.ts';
+import type { Auth, Services } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 

@@ -3,7 +3,7 @@ import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
 import { runOneFollowUpJob } from '../domain/dossiers/hooks.ts';
 import { expireDueLinks, runOneLinkEmailJob } from '../domain/links/service.ts';
 import { ANALYSIS_QUEUE, forgetIfFinished, PROCESS_LEASE_MS, runClaimedJob } from '../domain/analysis/pipeline.ts';
-import type { Services } from '../http/context.ts';
+import type { Services } from '../context.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';

@@ -6,10 +6,11 @@ import { extendSlot, releaseSlot, spendPages } from '../../db/live-limits.ts';
 import { captureCredits, notifyIfLow, priceMilli, releaseCredits, reserveCredits } from '../billing.ts';
 import type { Transaction } from 'kysely';
 import type { AnalysisRow, DB, JobRow } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { newId } from '../../ids.ts';
 import * as queue from '../../jobs/queue.ts';
+import { ANALYSIS_QUEUE } from '../../jobs/queues.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
 import { fanOutEvent, type OutboxEvent } from '../../webhooks/deliveries.ts';
@@ -24,7 +25,7 @@ import { failureMessage, t } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
 import { toAnalysis, toClassification, type Analysis, type Classification, type StoredResult } from './presenter.ts';
 
-export const ANALYSIS_QUEUE = 'analysis';
+export { ANALYSIS_QUEUE };
 /** The synchronous wait of the specification: past it the request answers 202 and work goes on. */
 export const SYNC_WAIT_MS = 30_000;
 /** A processing job's lease; a worker that dies loses it and another takes the job again. */
@@ -525,7 +526,7 @@ export async function processAnalysis(s: Services, id: string, opts: ProcessOpti
   if (!bytes) return finishFailed(s, row, options, { code: 'processing_failed', message: t(row.language, 'failure.original_missing') }, opts.job);
   const provider = row.livemode ? s.providers.live : s.providers.test;
   if (!provider) return finishFailed(s, row, options, { code: 'processing_failed', message: t(row.language, 'failure.live_unavailable') }, opts.job);
-  // A reading that throws (a provider's passing failure) is retried by the job: counted as `error` (http/metrics.ts).
+  // A reading that throws (a provider's passing failure) is retried by the job: counted as `error` (metrics.ts).
   const reading = await provider.read(readingInput(s, row, options, bytes)).catch((err: unknown) => {
     s.metrics?.reading(row.livemode, 'error', []);
     throw err;

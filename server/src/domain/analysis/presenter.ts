@@ -1,6 +1,6 @@
 import type { components } from '../../../../generated/api.d.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
-import type { Services } from '../../http/context.ts';
+import type { Services } from '../../context.ts';
 import { finalStatusOf, reviewOf, reviewStorageExtras } from '../reviews/present.ts';
 
 export type Analysis = components['schemas']['Analysis'];

@@ -1,6 +1,6 @@
 import * as repo from '../../db/analyses.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { page } from '../../http/pagination.ts';
 import type { ExportFormat } from '../../exports/index.ts';

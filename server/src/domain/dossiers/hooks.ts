@@ -1,8 +1,9 @@
-import type { Services } from '../../http/context.ts';
+import type { Services } from '../../context.ts';
 import * as jobs from '../../jobs/queue.ts';
+import { FOLLOW_UP_QUEUE } from '../../jobs/queues.ts';
 
 /** The queue of follow-ups that failed when their analysis settled, tried again by the worker (runOneFollowUpJob). */
-export const FOLLOW_UP_QUEUE = 'analysis_follow_up';
+export { FOLLOW_UP_QUEUE };
 /** Delays before another try of a failed follow-up; after the last one the job is `failed` (logged at error level). */
 const FOLLOW_UP_RETRY_MS = [5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 3600_000];
 const FOLLOW_UP_LEASE_MS = 2 * 60_000;

@@ -15,7 +15,7 @@ import type { components } from '../../../../generated/api.d.ts';
 import type { Language } from '../../catalogue/index.ts';
 import { getOrCreateSetting } from '../../db/settings.ts';
 import type { AnalysisRow, DB, LinkDocumentState, LinkEventEntry, VerificationLinkRow } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { refuseTarget } from '../../webhooks/sender.ts';
@@ -27,6 +27,7 @@ import type { Requirement } from '../dossiers/verdict.ts';
 import { maskAnalysis } from '../analysis/mask.ts';
 import { faceVerificationOf, getTemplateForRequest, resolveExpectList, resolveMaskFields, type Template } from '../templates.ts';
 import * as jobs from '../../jobs/queue.ts';
+import { LINK_EMAIL_QUEUE } from '../../jobs/queues.ts';
 import { MailError, type DossierVerdictStatus } from '../../mail/index.ts';
 import { linkMail } from './mail-hooks.ts';
 
@@ -299,7 +300,7 @@ export async function createLink(s: Services, auth: Auth, body: CreateBody): Pro
 // Emails (server/src/mail through mail-hooks.ts), sent by jobs of their own queue
 // ---------------------------------------------------------------------------------------------------------------
 
-export const LINK_EMAIL_QUEUE = 'link_email';
+export { LINK_EMAIL_QUEUE };
 /** Delays before another try of an email the mail server refused for now (then the job has failed: logged). */
 const LINK_EMAIL_RETRY_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 3600_000];
 const LINK_EMAIL_LEASE_MS = 2 * 60_000;

@@ -2,7 +2,7 @@
 // nothing that imports the pipeline.
 import * as repo from '../../db/reviews.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
-import type { Services } from '../../http/context.ts';
+import type { Services } from '../../context.ts';
 import { DEFAULT_REVIEW_POLICY, type NormalisedOptions, type ReviewPolicy } from '../analysis/options.ts';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -3,7 +3,7 @@
 import { updateAnalysisReturning } from '../../db/analyses.ts';
 import * as repo from '../../db/reviews.ts';
 import type { AnalysisRow, AuditState } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { page } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
