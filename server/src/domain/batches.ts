@@ -19,9 +19,9 @@ import {
   prepareDocument,
   stageAnalysis,
   stageUrlAnalysis,
-  emitEvent,
   type Source,
 } from './analysis/pipeline.ts';
+import { emitEvent } from './events.ts';
 import { withDocumentMemory } from './intake/memory-gate.ts';
 import { admitLiveWork } from './live-limits.ts';
 

@@ -13,7 +13,7 @@ import * as queue from '../../jobs/queue.ts';
 import { ANALYSIS_QUEUE } from '../../jobs/queues.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
-import { fanOutEvent, type OutboxEvent } from '../../webhooks/deliveries.ts';
+import { emitEvent } from '../events.ts';
 import { withDocumentMemory } from '../intake/memory-gate.ts';
 import { admitLiveWork, SLOT_LEASE_MS } from '../live-limits.ts';
 import { decodeBase64File, downloadFileUrl, filenameFromUrl, identifyUpload, inspectFile, maxPagesFor, parseFileUrl } from '../intake/index.ts';
@@ -411,49 +411,6 @@ function buildResult(s: Services, row: AnalysisRow, options: NormalisedOptions, 
     verdict = { expected: options.expect, match: Boolean(entry && options.expect.includes(entry.type)), status: statusOf(reasons), reasons, final_status: null };
   }
   return { document, candidates: reading.candidates, verdict, fields, checks: outcome.checks, warnings, signature: toSignature(signature), processing };
-}
-
-/**
- * Writes the event to the outbox and, in the same transaction, one webhook delivery per subscribed endpoint
- * of its account and mode; inside the caller's transaction when given one (the event then stands or falls with it).
- * The event of a `keep_results: false` analysis (`scope.keep_results === false`) is the one time its result is handed
- * over: the outbox keeps only its id, and its deliveries keep the body only until they are final.
- */
-export async function emitEvent(
-  s: Services,
-  scope: { account_id: string; livemode: boolean; keep_results?: boolean },
-  type: string,
-  data: unknown,
-  opts: {
-    within?: Transaction<DB>;
-    /** What the event is about (`an_...`, `bat_...`): a second event of this type about it is not written nor sent. */
-    subject?: string;
-  } = {},
-): Promise<OutboxEvent | null> {
-  const { within, subject } = opts;
-  const event = {
-    id: newId('event', s.clock.now().getTime()),
-    account_id: scope.account_id,
-    livemode: scope.livemode,
-    type,
-    payload: { type, created_at: s.clock.now().toISOString(), data: data as Record<string, unknown> },
-    created_at: s.clock.now(),
-  };
-  const ephemeral = scope.keep_results === false;
-  // Answers the event written (its body as sent), or null when an event of this type about `subject` already was.
-  const write = async (trx: Transaction<DB>): Promise<OutboxEvent | null> => {
-    const stored = ephemeral ? { ...event, payload: { ...event.payload, data: redacted(data) } } : event;
-    if (!(await repo.insertEvent(trx, { ...stored, subject_id: subject ?? null }))) return null;
-    await fanOutEvent(trx, s.clock, { ...event, ephemeral });
-    return { ...event, ephemeral };
-  };
-  return within ? write(within) : s.db.transaction().execute(write);
-}
-
-/** What the outbox keeps of a result it must not store: what it was about, not what it said. */
-function redacted(data: unknown): Record<string, unknown> {
-  const d = (data ?? {}) as Record<string, unknown>;
-  return { id: d.id, object: d.object, redacted: true };
 }
 
 /**

@@ -19,8 +19,8 @@ import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { isId, newId } from '../../ids.ts';
 import { refuseTarget } from '../../webhooks/sender.ts';
-import { enqueueCallback } from '../../webhooks/deliveries.ts';
 import * as pipeline from '../analysis/pipeline.ts';
+import { emitEvent } from '../events.ts';
 import type { Analysis } from '../analysis/presenter.ts';
 import { createDossier, recompute } from '../dossiers/service.ts';
 import type { Requirement } from '../dossiers/verdict.ts';
@@ -504,9 +504,8 @@ async function eventData(s: Services, db: Conn, row: VerificationLinkRow, dossie
 /** The link's webhook event and, when it has one, the same body POSTed to its `callback_url`, in `trx`. */
 async function emitLinkEvent(s: Services, trx: Transaction<DB>, row: VerificationLinkRow, type: string, dossier: { id: string; verdict: unknown } | null): Promise<void> {
   const data = await eventData(s, trx, row, dossier);
-  const event = await pipeline.emitEvent(s, row, type, data, { within: trx, subject: row.id });
   // The callback gets the very body the endpoints get (same bytes; its own message id and signature).
-  if (event && row.callback_url) await enqueueCallback(trx, s.clock, event, { url: row.callback_url, linkId: row.id });
+  await emitEvent(s, row, type, data, { within: trx, subject: row.id, callback: row.callback_url ? { url: row.callback_url, linkId: row.id } : null });
 }
 
 /** Emails the summary of a completed link: `results_email_sent_at` and event `results_sent` once it went out (once). */
