@@ -10,6 +10,7 @@ import { Metrics } from './metrics.ts';
 import { createLiveProvider } from './providers/live.ts';
 import { createLocalProvider } from './providers/local/index.ts';
 import { createMistralClient } from './providers/mistral/client.ts';
+import { wireReactions } from './reactions.ts';
 import { testModeProvider } from './providers/test-mode/index.ts';
 import { LocalBlobStore } from './storage/blob-store.ts';
 import { S3BlobStore } from './storage/s3-blob-store.ts';
@@ -28,6 +29,8 @@ export async function openServices(
   logger: Logger,
   dbOptions: Partial<OpenOptions> = {},
 ): Promise<Services> {
+  // Who reacts to what in an analysis's lifecycle (reactions.ts), registered before any work can start.
+  wireReactions();
   const database: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : path.join(config.dataDir),

@@ -24,6 +24,7 @@ import {
 import { emitEvent } from './events.ts';
 import { withDocumentMemory } from './intake/memory-gate.ts';
 import { admitLiveWork } from './live-limits.ts';
+import type { Ended } from './lifecycle.ts';
 
 export type Batch = components['schemas']['Batch'];
 
@@ -210,4 +211,9 @@ export async function onBatchAnalysisFinished(s: Services, batchId: string, opts
   }
   const done = (await batchRepo.findBatchById(s.db, batchId))!;
   await emitEvent(s, { account_id: done.account_id, livemode: done.livemode }, 'batch.completed', await toBatch(s, done), { subject: batchId });
+}
+
+/** The batches' reaction to an analysis that ended (registered at the composition root): its batch may be complete. */
+export async function onAnalysisEnded(s: Services, { row, recovering }: Ended): Promise<void> {
+  if (row.batch_id) await onBatchAnalysisFinished(s, row.batch_id, { recovering });
 }

@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import { getEntry, labelOf, universalFormExpected } from '../../catalogue/index.ts';
 import * as repo from '../../db/analyses.ts';
-import { recordUsage } from '../../db/usage.ts';
 import { extendSlot, releaseSlot, spendPages } from '../../db/live-limits.ts';
-import { captureCredits, notifyIfLow, priceMilli, releaseCredits, reserveCredits } from '../billing.ts';
+import { captureCredits, priceMilli, releaseCredits, reserveCredits } from '../billing.ts';
 import type { Transaction } from 'kysely';
 import type { AnalysisRow, DB, JobRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../context.ts';
@@ -13,17 +12,15 @@ import * as queue from '../../jobs/queue.ts';
 import { ANALYSIS_QUEUE } from '../../jobs/queues.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
-import { emitEvent } from '../events.ts';
+import { publish } from '../lifecycle.ts';
 import { withDocumentMemory } from '../intake/memory-gate.ts';
 import { admitLiveWork, SLOT_LEASE_MS } from '../live-limits.ts';
 import { decodeBase64File, downloadFileUrl, filenameFromUrl, identifyUpload, inspectFile, maxPagesFor, parseFileUrl } from '../intake/index.ts';
 import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
-import { maskAnalysis } from './mask.ts';
-import { onAnalysisSettled } from '../dossiers/hooks.ts';
 import { reviewOnFinish, storageUnchosen } from '../reviews/enter.ts';
 import { failureMessage, t } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
-import { toAnalysis, toClassification, type Analysis, type Classification, type StoredResult } from './presenter.ts';
+import { present, presentWithExports, toAnalysis, type Analysis, type Classification, type StoredResult } from './presenter.ts';
 
 export { ANALYSIS_QUEUE };
 /** The synchronous wait of the specification: past it the request answers 202 and work goes on. */
@@ -58,15 +55,7 @@ async function readSource(s: Services, source: Source): Promise<{ bytes: Uint8Ar
   return { bytes: got.bytes, filename: source.filename ?? got.filename, param: 'file_url' };
 }
 
-export function present(s: Services, row: AnalysisRow, exportExpiry: Record<string, Date> = {}): Analysis | Classification {
-  return row.kind === 'classification' ? toClassification(row) : toAnalysis(s, row, exportExpiry);
-}
-
-export async function presentWithExports(s: Services, row: AnalysisRow): Promise<Analysis | Classification> {
-  if (row.kind === 'classification' || Object.keys(row.exports ?? {}).length === 0) return present(s, row);
-  const expiry = Object.fromEntries((await repo.exportsOf(s.db, row.id)).map((e) => [e.id, e.expires_at]));
-  return present(s, row, expiry);
-}
+export { present, presentWithExports };
 
 export function assertModeAvailable(s: Services, auth: Auth): void {
   if (auth.livemode && !s.providers.live) {
@@ -209,7 +198,7 @@ async function fetchSource(s: Services, row: AnalysisRow): Promise<{ bytes: Uint
  */
 export async function insertStaged(
   s: Services,
-  trx: Parameters<typeof repo.insertAnalysis>[0],
+  trx: Transaction<DB>,
   rows: repo.NewAnalysis[],
   opts: { claim?: boolean } = {},
 ): Promise<Array<{ row: AnalysisRow; job: JobRow }>> {
@@ -219,6 +208,7 @@ export async function insertStaged(
     const job = await queue.enqueue(trx, s.clock, ANALYSIS_QUEUE, { analysis_id: row.id }, { maxAttempts: JOB_MAX_ATTEMPTS, ...(opts.claim ? { claimedForMs: PROCESS_LEASE_MS } : {}) });
     staged.push({ row, job });
   }
+  await publish(s, 'staged', { trx, rows: staged.map((x) => x.row) }, 'transaction');
   return staged;
 }
 
@@ -568,15 +558,15 @@ async function analyseAtOnce(s: Services, auth: Auth, kind: Kind, doc: PreparedD
   try {
     row = await s.db.transaction().execute(async (trx) => {
       const inserted = await repo.insertFinishedAnalysis(trx, { ...draft, started_at: draft.created_at }, { ...outcome, file_key: fileKey, credits_milli: 0 });
-      await settleInline(s, trx, inserted);
+      await settleInline(s, trx, inserted, 0);
       return inserted;
     });
   } catch (err) {
     if (fileKey) await s.blobs.delete(fileKey);
     throw err;
   }
-  // No dossier or link can hold an analysis that did not exist before this transaction (onAnalysisSettled has nothing
-  // to judge); the dossier that asked for it places it itself.
+  // Its lifecycle's commit phase has nothing to do: no dossier, link or batch can hold an analysis that did not exist
+  // before this transaction (the dossier that asked for it places it itself), and test mode charges nothing.
   const body = await presentWithExports(s, row);
   if (!row.keep_results) await forget(s, row);
   return { status: 200, body };
@@ -607,84 +597,40 @@ async function finish(
     }
     const updated = await repo.updateAnalysisReturning(trx, row.id, { ...patch, credits_milli: milli } as never);
     if (updated && inline) {
-      await settleInline(s, trx, updated);
+      await settleInline(s, trx, updated, milli);
       if (opts.job) await queue.complete(trx, s.clock, opts.job.id);
     }
     return { done: updated, charged: milli };
   });
   if (patch.file_key === null && row.file_key) await s.blobs.delete(row.file_key);
   if (!done) return DONE; // deleted while it ran (DELETE released its credits)
-  const final = inline ? done : await settleFinished(s, done, options);
-  // Its dossiers (if any) judge again; settleFinished does it through onFinished.
-  if (inline) await onAnalysisSettled(s, done.id);
-  if (charged > 0) await notifyIfLow(s, done.account_id, async (data, trx) => {
-    await emitEvent(s, { account_id: done.account_id, livemode: true }, 'credits.low', data, { within: trx });
-  });
+  // What follows its commit (its dossiers and link judged again, its batch, a low-credit notice); settleFinished
+  // announces both phases itself.
+  const final = inline ? done : await settleFinished(s, done, options, { charged });
+  if (inline) await publish(s, endedEvent(done), { row: done, trx: null, recovering: false, charged }, 'commit');
   return { kind: 'done', row: final, jobCompleted: inline && opts.job !== undefined };
 }
 
-/** settleFinished for an analysis with no exports and no batch, inside the transaction that ended it. */
-async function settleInline(s: Services, trx: Transaction<DB>, row: AnalysisRow): Promise<void> {
-  if (row.status === 'completed') {
-    const body = eventBody(row, present(s, row));
-    await emitEvent(s, row, 'analysis.completed', body, { within: trx, subject: row.id });
-    const verdict = (row.result as { verdict?: { status?: string } | null } | null)?.verdict;
-    if (verdict?.status === 'review' && row.kind === 'analysis') await emitEvent(s, row, 'analysis.review_required', body, { within: trx, subject: row.id });
-  } else {
-    await emitEvent(s, row, 'analysis.failed', eventBody(row, present(s, row)), { within: trx, subject: row.id });
-  }
-  await recordUsage(trx, usageOf(s, row));
-}
+/** The lifecycle event of an analysis that ended. */
+const endedEvent = (row: AnalysisRow): 'completed' | 'failed' => (row.status === 'completed' ? 'completed' : 'failed');
 
-/** An analysis as its events carry it: with the fields its verification link masks (docs/verification-links.md). */
-function eventBody<T extends object>(row: AnalysisRow, body: T): T {
-  return maskAnalysis(body, (row.options as Partial<NormalisedOptions> | null)?.mask_fields);
+/** settleFinished for an analysis with no exports and no batch: the transaction phase, inside the transaction that ended it. */
+async function settleInline(s: Services, trx: Transaction<DB>, row: AnalysisRow, charged: number): Promise<void> {
+  await publish(s, endedEvent(row), { row, trx, recovering: false, charged }, 'transaction');
 }
 
 /**
- * What follows the end of an analysis, completed or failed: its exports, its events, its usage record and its batch.
- * Each step happens once however often this runs (exports only when missing, one event of a type per analysis, one
- * usage record per analysis, one `batch.completed`), so a job that runs again after a crash completes what the dead
- * process left undone and sends nothing twice. Returns the analysis as it then is (with its exports).
+ * What follows the end of an analysis, completed or failed: its exports, then its lifecycle event, both phases (its
+ * events, its usage record, its dossiers and link, its batch...). Each step happens once however often this runs
+ * (exports only when missing, and each reaction idempotent: one event of a type per analysis, one usage record per
+ * analysis, one `batch.completed`), so a job that runs again after a crash completes what the dead process left undone
+ * and sends nothing twice. Returns the analysis as it then is (with its exports).
  */
-async function settleFinished(s: Services, row: AnalysisRow, options: NormalisedOptions, opts: { recovering?: boolean } = {}): Promise<AnalysisRow> {
+async function settleFinished(s: Services, row: AnalysisRow, options: NormalisedOptions, opts: { recovering?: boolean; charged?: number } = {}): Promise<AnalysisRow> {
   // The row carries its export ids once they exist: read it again only when they were just made.
   const final = row.status === 'completed' && (await createExports(s, row, options)) ? (await repo.findAnalysisById(s.db, row.id))! : row;
-  if (final.status === 'completed') {
-    const body = eventBody(final, await presentWithExports(s, final));
-    if (!final.batch_id) await emitEvent(s, final, 'analysis.completed', body, { subject: final.id });
-    const verdict = (final.result as { verdict?: { status?: string } | null } | null)?.verdict;
-    if (verdict?.status === 'review' && final.kind === 'analysis') await emitEvent(s, final, 'analysis.review_required', body, { subject: final.id });
-  } else {
-    await emitEvent(s, final, 'analysis.failed', eventBody(final, present(s, final)), { subject: final.id });
-  }
-  await onFinished(s, final, opts);
+  await publish(s, endedEvent(final), { row: final, trx: null, recovering: opts.recovering ?? false, charged: opts.charged ?? 0 });
   return final;
-}
-
-/** The usage record of a finished analysis. */
-function usageOf(s: Services, row: AnalysisRow): Parameters<typeof recordUsage>[1] {
-  return {
-    analysis_id: row.id,
-    account_id: row.account_id,
-    livemode: row.livemode,
-    day: (row.completed_at ?? s.clock.now()).toISOString().slice(0, 10),
-    document_type: row.document_type ?? 'unknown',
-    kind: row.kind === 'classification' ? 'classification' : row.batch_id ? 'batch_analysis' : 'analysis',
-    pages: row.file_pages,
-    credits_milli: row.credits_milli,
-    created_at: s.clock.now(),
-  };
-}
-
-/** Whatever follows the end of an analysis, completed or failed: its usage record, and its batch. */
-export async function onFinished(s: Services, row: AnalysisRow, opts: { recovering?: boolean } = {}): Promise<void> {
-  await recordUsage(s.db, usageOf(s, row));
-  await onAnalysisSettled(s, row.id);
-  if (row.batch_id) {
-    const { onBatchAnalysisFinished } = await import('../batches.ts');
-    await onBatchAnalysisFinished(s, row.batch_id, opts);
-  }
 }
 
 /**

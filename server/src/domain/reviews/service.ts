@@ -7,7 +7,7 @@ import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { page } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
-import { onAnalysisSettled } from '../dossiers/hooks.ts';
+import { publish } from '../lifecycle.ts';
 import type { NormalisedOptions } from '../analysis/options.ts';
 import { presentWithExports } from '../analysis/pipeline.ts';
 import { emitEvent } from '../events.ts';
@@ -98,7 +98,7 @@ export async function decideReview(s: Services, auth: Auth, id: string, body: Re
   });
   // The blob goes once the row no longer points at it (a failure here leaves an orphan file, never a dangling key).
   if (outcome.deleteKey) await s.blobs.delete(outcome.deleteKey).catch((err) => s.logger.warn({ err, analysis: id }, 'could not delete a reviewed original'));
-  if (outcome.changed) await onAnalysisSettled(s, id);
+  if (outcome.changed) await publish(s, 'reviewed', { analysisId: id });
   return (await presentWithExports(s, outcome.row)) as Analysis;
 }
 
@@ -140,7 +140,7 @@ export async function changeReviewDecision(s: Services, auth: Auth, id: string, 
     await emitEvent(s, updated, 'analysis.reviewed', await presentWithExports(s, updated), { within: trx });
     return true;
   });
-  if (changed) await onAnalysisSettled(s, id);
+  if (changed) await publish(s, 'reviewed', { analysisId: id });
   return { changed };
 }
 
