@@ -11,16 +11,8 @@ import { defaultResolver } from './intake/guarded-lookup.ts';
 import { accountDefaults, normaliseOptions, type AnalyzeOptions, type Template } from './analysis/options.ts';
 import { getTemplateForRequest } from './templates.ts';
 import { toAnalysis } from './analysis/presenter.ts';
-import {
-  assertModeAvailable,
-  documentWeight,
-  storeExport,
-  insertStaged,
-  prepareDocument,
-  stageAnalysis,
-  stageUrlAnalysis,
-  type Source,
-} from './analysis/pipeline.ts';
+import { assertModeAvailable, documentWeight, insertStaged, prepareDocument, stageAnalysis, stageUrlAnalysis, type Source } from './analysis/intake.ts';
+import { storeExport } from './analysis/settle.ts';
 import { emitEvent } from './events.ts';
 import { withDocumentMemory } from './intake/memory-gate.ts';
 import { admitLiveWork } from './live-limits.ts';

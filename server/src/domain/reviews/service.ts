@@ -1,5 +1,5 @@
 // Human review of analyses (#16, docs/reviews.md): the decision (POST /v1/analyses/{id}/review), its audit record and
-// its event, and the review queue (GET /v1/reviews). Entering review when an analysis finishes is in enter.ts.
+// its event, and the review queue (GET /v1/reviews). Entering review when an analysis finishes is part of judging it (analysis/review-entry.ts).
 import { updateAnalysisReturning } from '../../db/analyses.ts';
 import * as repo from '../../db/reviews.ts';
 import type { AnalysisRow, AuditState } from '../../db/schema.ts';
@@ -9,10 +9,10 @@ import { page } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
 import { publish } from '../lifecycle.ts';
 import type { NormalisedOptions } from '../analysis/options.ts';
-import { presentWithExports } from '../analysis/pipeline.ts';
+import { presentWithExports } from '../analysis/presenter.ts';
 import { emitEvent } from '../events.ts';
 import type { Analysis } from '../analysis/presenter.ts';
-import { reviewPolicyOf, type VerdictStatus } from './enter.ts';
+import { reviewPolicyOf, type VerdictStatus } from '../analysis/review-entry.ts';
 import { finalStatusOf } from './present.ts';
 
 const HOUR_MS = 3600 * 1000;
