@@ -28,7 +28,6 @@ import {
   type Source,
 } from './intake.ts';
 import { completedPatch, failedPatch } from './judge.ts';
-import { t } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
 import { present, presentWithExports, type Analysis, type Classification } from './presenter.ts';
 import { originalOf, readDocument, readingInput } from './read.ts';
