@@ -3,7 +3,7 @@
 // at 32 keep-alive connections, the reference being what a mock that only validates the request and returns an
 // example costs.
 // Usage: node bench/analyze.ts [--server DIR] [--label TEXT] [--db pglite|postgres] [--rounds N] [--duration S]
-//                              [--connections 1,32] [--rate-limit N]
+//                              [--connections 1,32] [--rate-limit N] [--baseline DIR]
 //   --server: another checkout to measure (e.g. a `git worktree` of an older commit, with node_modules linked);
 //   default this one. --db: embedded PGlite in a fresh data dir (default), or a fresh PostgreSQL database made
 //   with createdb on 127.0.0.1 as postgres (BENCH_PG_HOST / BENCH_PG_USER), dropped at the end.
@@ -12,12 +12,16 @@
 //   --rate-limit (default 10000, the CLI's maximum): the bench account's per-key limit, raised with the
 //   checkout's own CLI before the server starts (`accounts update --rate-limit`); at the default 10/s a
 //   throughput test measures the limiter. 0 leaves the default.
+//   --baseline: another checkout (e.g. a worktree of the commit before a change) measured in the same run as a third
+//   target, with its own server, database and account; the order of the targets rotates each round, and a summary
+//   line per connection count gives this checkout's rate over the baseline's (no slowdown: about 100 % or more).
 // Appends rows to bench/results/analyze.md.
 //
 // Every answer that is not a 200 from Cotejo is counted; a 202 (an analysis left pending although the call is
 // synchronous) is a bug and has a column of its own. Prism is started on the checkout's generated/openapi.json,
 // one process, `-v error`; it is checked to answer 200 to the very same request before anything is measured.
-import { join } from 'node:path';
+import { execSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import {
   appendResults,
@@ -45,6 +49,8 @@ const DURATION = Number(arg('--duration')) || 10;
 const CONNECTIONS = (arg('--connections') ?? '1,32').split(',').map(Number);
 const RATE_LIMIT = arg('--rate-limit') !== undefined ? Number(arg('--rate-limit')) : 10_000;
 const OUT = join(import.meta.dirname, 'results/analyze.md');
+const BASELINE = arg('--baseline') !== undefined ? resolve(arg('--baseline')!) : null;
+const BASELINE_LABEL = BASELINE ? execSync('git rev-parse --short HEAD', { cwd: BASELINE }).toString().trim() : null;
 
 /** A 200x120 JPEG of about 2 KB (blurred noise); test mode reads only the file name. */
 async function smallJpeg(): Promise<Buffer> {
@@ -68,6 +74,9 @@ const { body, contentType } = multipart(jpeg, 'dni_valid.jpg', '{"expect":"es_dn
 const store = freshStore(DB, 'cotejo-bench-analyze-');
 const key = createAccountWithCli(SERVER, store, RATE_LIMIT);
 const cotejo = await startCotejo(SERVER, store);
+const baselineStore = BASELINE ? freshStore(DB, 'cotejo-bench-analyze-base-') : null;
+const baselineKey = BASELINE && baselineStore ? createAccountWithCli(BASELINE, baselineStore, RATE_LIMIT) : null;
+const baseline = BASELINE && baselineStore ? await startCotejo(BASELINE, baselineStore) : null;
 const prism = await startPrism(SERVER);
 const request = (k: string): LoadRequest => ({
   method: 'POST',
@@ -75,10 +84,12 @@ const request = (k: string): LoadRequest => ({
   headers: { Authorization: `Bearer ${k}`, 'Content-Type': contentType },
   body,
 });
+const BASELINE_NAME = `Cotejo ${BASELINE_LABEL} (baseline)`;
 const targets = [
   { name: 'Cotejo', baseUrl: cotejo.baseUrl, request: request(key) },
+  ...(baseline && baselineKey ? [{ name: BASELINE_NAME, baseUrl: baseline.baseUrl, request: request(baselineKey) }] : []),
   { name: 'Prism', baseUrl: prism.baseUrl, request: request('ck_test_prism') },
-] as const;
+];
 
 type Row = { round: number; target: string; connections: number; r: LoadResult };
 const rows: Row[] = [];
@@ -92,7 +103,8 @@ try {
   }
   process.stdout.write(`request: ${body.length} bytes of multipart, JPEG ${jpeg.length} bytes\n`);
   for (let round = 1; round <= ROUNDS; round++) {
-    const order = round % 2 ? targets : [...targets].reverse();
+    // Two targets: the order alternates; three (--baseline): it rotates, so each goes first once in three rounds.
+    const order = targets.length === 2 ? (round % 2 ? targets : [...targets].reverse()) : targets.map((_, i) => targets[(i + round - 1) % targets.length]);
     for (const t of order) {
       for (const connections of CONNECTIONS) {
         const r = await runLoad({ baseUrl: t.baseUrl, request: t.request, connections, durationS: DURATION, warmupS: 2 });
@@ -108,6 +120,7 @@ try {
   }
 } finally {
   await stop(prism.child);
+  if (baseline) await stop(baseline.child);
   await stop(cotejo.child);
 }
 
@@ -120,7 +133,7 @@ const non200 = (r: LoadResult) => {
 };
 const out: string[] = rows.map(
   (row) =>
-    `| ${when} | ${LABEL} | ${DB} | ${row.round} | ${row.target} | ${row.connections} | ${fmt(row.r.rps, 1)} | ${ms(row.r.latencyMs.p50)} | ${ms(row.r.latencyMs.p99)} | ${ms(row.r.latencyMs.max)} | ${row.target === 'Cotejo' ? (row.r.statuses['202'] ?? 0) : '-'} | ${non200(row.r)} | ${fmt(row.r.generatorCpu, 2)} | ${m} |`,
+    `| ${when} | ${LABEL} | ${DB} | ${row.round} | ${row.target === BASELINE_NAME ? `Cotejo ${BASELINE_LABEL}` : row.target} | ${row.connections} | ${fmt(row.r.rps, 1)} | ${ms(row.r.latencyMs.p50)} | ${ms(row.r.latencyMs.p99)} | ${ms(row.r.latencyMs.max)} | ${row.target === 'Cotejo' ? (row.r.statuses['202'] ?? 0) : '-'} | ${non200(row.r)} | ${fmt(row.r.generatorCpu, 2)} | ${m} |`,
 );
 for (const connections of CONNECTIONS) {
   const pick = (t: string) => rows.filter((row) => row.target === t && row.connections === connections).map((row) => row.r);
@@ -130,6 +143,12 @@ for (const connections of CONNECTIONS) {
   out.push(
     `| ${when} | ${LABEL} | ${DB} | median of ${ROUNDS} | **Cotejo / Prism** | ${connections} | **${fmt(med(c, (r) => r.rps), 1)} / ${fmt(med(p, (r) => r.rps), 1)} = ${fmt((100 * med(c, (r) => r.rps)) / med(p, (r) => r.rps))} %** | ${ms(med(c, (r) => r.latencyMs.p50))} / ${ms(med(p, (r) => r.latencyMs.p50))} | ${ms(med(c, (r) => r.latencyMs.p99))} / ${ms(med(p, (r) => r.latencyMs.p99))} | | ${c.reduce((t, r) => t + (r.statuses['202'] ?? 0), 0)} | ${c.reduce((t, r) => t + r.requests - (r.statuses['200'] ?? 0) - (r.statuses['202'] ?? 0) + r.errors, 0)} | | |`,
   );
+  if (BASELINE) {
+    const b = pick(BASELINE_NAME);
+    out.push(
+      `| ${when} | ${LABEL} | ${DB} | median of ${ROUNDS} | **Cotejo / Cotejo ${BASELINE_LABEL}** | ${connections} | **${fmt(med(c, (r) => r.rps), 1)} / ${fmt(med(b, (r) => r.rps), 1)} = ${fmt((100 * med(c, (r) => r.rps)) / med(b, (r) => r.rps))} %** | ${ms(med(c, (r) => r.latencyMs.p50))} / ${ms(med(b, (r) => r.latencyMs.p50))} | ${ms(med(c, (r) => r.latencyMs.p99))} / ${ms(med(b, (r) => r.latencyMs.p99))} | | ${b.reduce((t, r) => t + (r.statuses['202'] ?? 0), 0)} | ${b.reduce((t, r) => t + r.requests - (r.statuses['200'] ?? 0) - (r.statuses['202'] ?? 0) + r.errors, 0)} | | |`,
+    );
+  }
 }
 appendResults(
   OUT,

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { totalmem } from "node:os";
 import { join } from "node:path";
 import tls from "node:tls";
-import { emitEvent } from "../server/src/domain/analysis/pipeline.ts";
+import { emitEvent } from "../server/src/domain/events.ts";
 import { startWorker, type Worker } from "../server/src/jobs/worker.ts";
 import {
   startTestApp,
@@ -180,7 +180,7 @@ interface EventsRun {
 }
 
 /**
- * 1,000 events through `emitEvent`, the function the pipeline and batches use (outbox row plus fan-out in
+ * 1,000 events through `emitEvent`, the events module's one writer (domain/events.ts), which the pipeline, batches, reviews, dossiers and links use (outbox row plus fan-out in
  * one transaction), with a small payload; emitted back to back while the production worker delivers.
  * Latency: the event's `created_at` (the clock when it was written) to the receiver's arrival stamp.
  */

@@ -5,11 +5,12 @@ import type { Clock } from './clock.ts';
 import { trustedListsStaleAfterMs, type Config } from './config.ts';
 import { migrateToLatest, openDatabase, type Database, type OpenOptions } from './db/database.ts';
 import { getOrCreateSetting } from './db/settings.ts';
-import type { Services } from './http/context.ts';
-import { Metrics } from './http/metrics.ts';
+import type { Services } from './context.ts';
+import { Metrics } from './metrics.ts';
 import { createLiveProvider } from './providers/live.ts';
 import { createLocalProvider } from './providers/local/index.ts';
 import { createMistralClient } from './providers/mistral/client.ts';
+import { wireReactions } from './reactions.ts';
 import { testModeProvider } from './providers/test-mode/index.ts';
 import { LocalBlobStore } from './storage/blob-store.ts';
 import { SpoolingBlobStore } from './storage/spooling-blob-store.ts';
@@ -29,6 +30,8 @@ export async function openServices(
   logger: Logger,
   dbOptions: Partial<OpenOptions> = {},
 ): Promise<Services> {
+  // Who reacts to what in an analysis's lifecycle (reactions.ts), registered before any work can start.
+  wireReactions();
   const database: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : path.join(config.dataDir),

@@ -6,7 +6,7 @@
  * analysis that fails (the link attempt's judgement) is queued as a durable job and done when it is tried again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOLLOW_UP_QUEUE, runOneFollowUpJob, settledFollowUps } from '../../server/src/domain/dossiers/hooks.ts';
+import { FOLLOW_UP_QUEUE, runOneFollowUpJob, settledFollowUps } from '../../server/src/domain/lifecycle.ts';
 import { UPLOAD_CLAIM_TTL_MS } from '../../server/src/domain/links/page.ts';
 import type { Services } from '../../server/src/http/context.ts';
 import { runOneAnalysisJob } from '../../server/src/jobs/worker.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateAccount } from '../../server/src/db/accounts.ts';
 import { listAuditRecords } from '../../server/src/db/reviews.ts';
 import { DEFAULT_REVIEW_POLICY } from '../../server/src/domain/analysis/options.ts';
-import { entersReview, reviewOnFinish } from '../../server/src/domain/reviews/enter.ts';
+import { entersReview, reviewOnFinish } from '../../server/src/domain/analysis/review-entry.ts';
 import { runOneAnalysisJob, sweepRetention } from '../../server/src/jobs/worker.ts';
 import { DATABASES, ManualClock, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures, form } from '../support/files.ts';

@@ -2,7 +2,7 @@ import type { components } from '../../../generated/api.d.ts';
 import * as batchRepo from '../db/batches.ts';
 import * as repo from '../db/analyses.ts';
 import type { BatchRow } from '../db/schema.ts';
-import type { Auth, Services } from '../http/context.ts';
+import type { Auth, Services } from '../context.ts';
 import { ApiError, resourceMissing } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { priceMilli, reserveCredits } from './billing.ts';
@@ -11,19 +11,12 @@ import { defaultResolver } from './intake/guarded-lookup.ts';
 import { accountDefaults, normaliseOptions, type AnalyzeOptions, type Template } from './analysis/options.ts';
 import { getTemplateForRequest } from './templates.ts';
 import { toAnalysis } from './analysis/presenter.ts';
-import {
-  assertModeAvailable,
-  documentWeight,
-  storeExport,
-  insertStaged,
-  prepareDocument,
-  stageAnalysis,
-  stageUrlAnalysis,
-  emitEvent,
-  type Source,
-} from './analysis/pipeline.ts';
+import { assertModeAvailable, documentWeight, insertStaged, prepareDocument, stageAnalysis, stageUrlAnalysis, type Source } from './analysis/intake.ts';
+import { storeExport } from './analysis/settle.ts';
+import { emitEvent } from './events.ts';
 import { withDocumentMemory } from './intake/memory-gate.ts';
 import { admitLiveWork } from './live-limits.ts';
+import type { Ended } from './lifecycle.ts';
 
 export type Batch = components['schemas']['Batch'];
 
@@ -210,4 +203,9 @@ export async function onBatchAnalysisFinished(s: Services, batchId: string, opts
   }
   const done = (await batchRepo.findBatchById(s.db, batchId))!;
   await emitEvent(s, { account_id: done.account_id, livemode: done.livemode }, 'batch.completed', await toBatch(s, done), { subject: batchId });
+}
+
+/** The batches' reaction to an analysis that ended (registered at the composition root): its batch may be complete. */
+export async function onAnalysisEnded(s: Services, { row, recovering }: Ended): Promise<void> {
+  if (row.batch_id) await onBatchAnalysisFinished(s, row.batch_id, { recovering });
 }

@@ -13,10 +13,12 @@ import {
 } from '../db/credits.ts';
 import { findAccount } from '../db/accounts.ts';
 import type { DB } from '../db/schema.ts';
-import { aggregateUsage } from '../db/usage.ts';
-import type { Auth, Services } from '../http/context.ts';
+import { aggregateUsage, recordUsage } from '../db/usage.ts';
+import type { Auth, Services } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import { emitEvent } from './events.ts';
+import type { Ended } from './lifecycle.ts';
 
 export type Balance = components['schemas']['Balance'];
 export type Usage = components['schemas']['Usage'];
@@ -191,4 +193,27 @@ export async function getUsage(
   // Summed in milli-credits: 0.2 + 0.2 + 0.2 must be 0.6, not 0.6000000000000001.
   const sum = rows.reduce((t, r) => ({ count: t.count + r.count, pages: t.pages + r.pages, milli: t.milli + r.credits_milli }), { count: 0, pages: 0, milli: 0 });
   return { object: 'usage', from, to, livemode: auth.livemode, data, totals: { count: sum.count, pages: sum.pages, credits: credits(sum.milli) } };
+}
+
+/** The usage record of an analysis that ended (one per analysis), in the transaction that ended it when there is one. */
+export async function recordUsageOf(s: Services, { row, trx }: Ended): Promise<void> {
+  await recordUsage(trx ?? s.db, {
+    analysis_id: row.id,
+    account_id: row.account_id,
+    livemode: row.livemode,
+    day: (row.completed_at ?? s.clock.now()).toISOString().slice(0, 10),
+    document_type: row.document_type ?? 'unknown',
+    kind: row.kind === 'classification' ? 'classification' : row.batch_id ? 'batch_analysis' : 'analysis',
+    pages: row.file_pages,
+    credits_milli: row.credits_milli,
+    created_at: s.clock.now(),
+  });
+}
+
+/** After an ending that charged credits: `credits.low` when the account's spendable credits fell under its threshold. */
+export async function warnIfLow(s: Services, { row, charged }: Ended): Promise<void> {
+  if (charged <= 0) return;
+  await notifyIfLow(s, row.account_id, async (data, trx) => {
+    await emitEvent(s, { account_id: row.account_id, livemode: true }, 'credits.low', data, { within: trx });
+  });
 }

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { pagesAvailable, takeLiveCapacity } from '../db/live-limits.ts';
 import type { DB } from '../db/schema.ts';
-import type { Auth, Services } from '../http/context.ts';
+import type { Auth, Services } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 
 /**

@@ -3,7 +3,7 @@ import { resolveExpect } from '../catalogue/index.ts';
 import { FIELD_DICTIONARY } from '../catalogue/fields.ts';
 import * as repo from '../db/templates.ts';
 import type { TemplateDocument, TemplateRow } from '../db/schema.ts';
-import type { Auth, Services } from '../http/context.ts';
+import type { Auth, Services } from '../context.ts';
 import { ApiError, resourceMissing } from '../http/errors.ts';
 import { isId, newId } from '../ids.ts';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { components } from '../../../generated/api.d.ts';
 import * as repo from '../db/webhook-endpoints.ts';
 import type { WebhookEndpointRow } from '../db/schema.ts';
-import type { Auth, Services } from '../http/context.ts';
+import type { Auth, Services } from '../context.ts';
 import { ApiError, resourceMissing } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { stopEndpointDeliveries } from '../webhooks/deliveries.ts';

@@ -80,7 +80,7 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
         throw new ApiError(404, 'route_not_found', `No existe la ruta ${req.method} ${probe.path}. Consulta /openapi.json.`);
       }
       const info = infos.get(operation.operationId as string)!;
-      // The label of this request's metrics (http/metrics.ts), read when the response ends.
+      // The label of this request's metrics (metrics.ts), read when the response ends.
       res.locals.operationId = operation.operationId;
 
       // Authentication, then the per-key rate limit. Requests without a valid key (public routes,

@@ -84,7 +84,7 @@ export class PublicFastPath {
     });
     res.end(result.body);
     served++;
-    // Counted like the pipeline's answers (http/metrics.ts), under the operation that first answered this URL.
+    // Counted like the pipeline's answers (metrics.ts), under the operation that first answered this URL.
     this.services.metrics?.request(this.urls.get(req.url)?.operationId ?? 'v1_unmatched', 'GET', status, Number(process.hrtime.bigint() - started) / 1e9);
     const logger = this.services.logger;
     if (logger.isLevelEnabled('info')) {

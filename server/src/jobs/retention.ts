@@ -5,7 +5,7 @@
  * measured on the services' clock. Nothing pending is ever touched: a job still to run, an event or a delivery still
  * to send. Safe to run in every process at once (each delete takes rows that are there, a second one finds none).
  */
-import type { Services } from '../http/context.ts';
+import type { Services } from '../context.ts';
 import * as db from '../db/retention.ts';
 
 const BATCH = 500;

@@ -1,9 +1,9 @@
 import { analysesWithExpiredFiles, updateAnalysis } from '../db/analyses.ts';
 import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
-import { runOneFollowUpJob } from '../domain/dossiers/hooks.ts';
+import { runOneFollowUpJob } from '../domain/lifecycle.ts';
 import { expireDueLinks, runOneLinkEmailJob } from '../domain/links/service.ts';
 import { ANALYSIS_QUEUE, forgetIfFinished, PROCESS_LEASE_MS, runClaimedJob } from '../domain/analysis/pipeline.ts';
-import type { Services } from '../http/context.ts';
+import type { Services } from '../context.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';

@@ -13,7 +13,7 @@ import type { Clock } from '../clock.ts';
 import * as repo from '../db/webhook-deliveries.ts';
 import type { ClaimedDelivery } from '../db/webhook-deliveries.ts';
 import type { DB } from '../db/schema.ts';
-import type { Services } from '../http/context.ts';
+import type { Services } from '../context.ts';
 import { newId } from '../ids.ts';
 import { retryWhileUnavailable } from '../jobs/unavailable.ts';
 import { WORKER_ID } from '../jobs/queue.ts';

@@ -1,6 +1,6 @@
 import type { components } from '../../../../generated/api.d.ts';
 import { resolveExpect, type Language } from '../../catalogue/index.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import type { MultipartField } from '../../http/body.ts';
 import { firstUncleanPath } from '../../http/clean-strings.ts';
 import { ApiError } from '../../http/errors.ts';

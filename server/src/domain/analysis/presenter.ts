@@ -1,6 +1,7 @@
 import type { components } from '../../../../generated/api.d.ts';
+import * as repo from '../../db/analyses.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
-import type { Services } from '../../http/context.ts';
+import type { Services } from '../../context.ts';
 import { finalStatusOf, reviewOf, reviewStorageExtras } from '../reviews/present.ts';
 
 export type Analysis = components['schemas']['Analysis'];
@@ -93,4 +94,15 @@ export function toClassification(row: AnalysisRow): Classification {
   };
   if (row.status === 'failed' && row.error) out.error = row.error;
   return out;
+}
+
+/** An analysis or a classification as the API shows it (`exportExpiry`: when each of its exports' links expire). */
+export function present(s: Services, row: AnalysisRow, exportExpiry: Record<string, Date> = {}): Analysis | Classification {
+  return row.kind === 'classification' ? toClassification(row) : toAnalysis(s, row, exportExpiry);
+}
+
+export async function presentWithExports(s: Services, row: AnalysisRow): Promise<Analysis | Classification> {
+  if (row.kind === 'classification' || Object.keys(row.exports ?? {}).length === 0) return present(s, row);
+  const expiry = Object.fromEntries((await repo.exportsOf(s.db, row.id)).map((e) => [e.id, e.expires_at]));
+  return present(s, row, expiry);
 }

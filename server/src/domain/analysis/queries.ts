@@ -1,12 +1,12 @@
 import * as repo from '../../db/analyses.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { page } from '../../http/pagination.ts';
 import type { ExportFormat } from '../../exports/index.ts';
 import type { Analysis, Classification } from './presenter.ts';
-import { presentWithExports } from './pipeline.ts';
-import { releaseCredits } from '../billing.ts';
+import { presentWithExports } from './presenter.ts';
+import { publish } from '../lifecycle.ts';
 
 const scope = (auth: Auth) => ({ account_id: auth.account.id, livemode: auth.livemode });
 
@@ -44,8 +44,8 @@ export async function deleteAnalysis(s: Services, auth: Auth, id: string): Promi
   if (row.file_key) await s.blobs.delete(row.file_key);
   for (const e of await repo.exportsOf(s.db, row.id)) await s.blobs.delete(e.blob_key);
   await repo.deleteAnalysisRow(s.db, row.id);
-  // Deleted before it finished: it will not run, so it is not charged.
-  await releaseCredits(s.db, s, row.id);
+  // Deleted before it finished, it will not run: what it held goes back (billing's reaction).
+  await publish(s, 'deleted', { analysisId: row.id });
   return { id, object: 'analysis', deleted: true };
 }
 

@@ -4,10 +4,11 @@ import { resolveExpect } from '../../catalogue/index.ts';
 import * as analysesRepo from '../../db/analyses.ts';
 import * as repo from '../../db/dossiers.ts';
 import type { AnalysisRow, DB, DossierDocumentRow, DossierRow } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { newId } from '../../ids.ts';
 import * as pipeline from '../analysis/pipeline.ts';
+import { emitEvent } from '../events.ts';
 import type { Analysis } from '../analysis/presenter.ts';
 import type { AnalyzeOptions, NormalisedOptions } from '../analysis/options.ts';
 import { computeVerdict, type MemberDocument, type Requirement } from './verdict.ts';
@@ -157,7 +158,7 @@ export async function recompute(s: Services, dossierId: string): Promise<Dossier
       await repo.updateDossierVerdict(trx, dossierId, { verdict: row.verdict, checks: row.checks, updated_at: row.updated_at });
     }
     const dossier = toDossier(s, row, members, judged);
-    if (changed) await pipeline.emitEvent(s, row, 'dossier.verdict_changed', dossier, { within: trx });
+    if (changed) await emitEvent(s, row, 'dossier.verdict_changed', dossier, { within: trx });
     return dossier;
   });
 }

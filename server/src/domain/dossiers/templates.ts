@@ -1,4 +1,4 @@
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { getTemplateForRequest, type Template } from '../templates.ts';
 

@@ -1,6 +1,6 @@
 import { labelOf } from '../../catalogue/index.ts';
 import type { VerificationLinkRow } from '../../db/schema.ts';
-import type { Services } from '../../http/context.ts';
+import type { Services } from '../../context.ts';
 import { sendLinkEmail, sendResultsEmail, type DossierVerdictStatus } from '../../mail/index.ts';
 
 /** A requested document's label for a person: the link's, else the first expected type's, else its key. */

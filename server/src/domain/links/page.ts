@@ -9,7 +9,7 @@
 import type { Language } from '../../catalogue/index.ts';
 import crypto from 'node:crypto';
 import type { LinkDocumentState, VerificationLinkRow } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { accountDefaults, normaliseOptions, type AnalyzeOptions } from '../analysis/options.ts';
 import { addDocument } from '../dossiers/service.ts';
 import type { Template } from '../templates.ts';

@@ -13,24 +13,27 @@ import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { components } from '../../../../generated/api.d.ts';
 import type { Language } from '../../catalogue/index.ts';
-import { getOrCreateSetting } from '../../db/settings.ts';
-import type { AnalysisRow, DB, LinkDocumentState, LinkEventEntry, VerificationLinkRow } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { AnalysisRow, DB, LinkDocumentState, VerificationLinkRow } from '../../db/schema.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
-import { isId, newId } from '../../ids.ts';
+import { newId } from '../../ids.ts';
 import { refuseTarget } from '../../webhooks/sender.ts';
-import { enqueueCallback } from '../../webhooks/deliveries.ts';
 import * as pipeline from '../analysis/pipeline.ts';
-import type { Analysis } from '../analysis/presenter.ts';
+import { emitEvent } from '../events.ts';
 import { createDossier, recompute } from '../dossiers/service.ts';
 import type { Requirement } from '../dossiers/verdict.ts';
 import { maskAnalysis } from '../analysis/mask.ts';
 import { faceVerificationOf, getTemplateForRequest, resolveExpectList, resolveMaskFields, type Template } from '../templates.ts';
 import * as jobs from '../../jobs/queue.ts';
+import { LINK_EMAIL_QUEUE } from '../../jobs/queues.ts';
 import { MailError, type DossierVerdictStatus } from '../../mail/index.ts';
 import { linkMail } from './mail-hooks.ts';
+import { present, toLink, type VerificationLink } from './present.ts';
+import { analysesOf, findLink, hashToken, insertLink, lockLink, tokenKey, tokenOf, updateLink, urlOf, type NewLink } from './store.ts';
 
-export type VerificationLink = components['schemas']['VerificationLink'];
+export type { VerificationLink };
+export { findLinkByToken } from './store.ts';
+
 type CreateBody = components['schemas']['CreateVerificationLinkRequest'];
 type Conn = Kysely<DB> | Transaction<DB>;
 
@@ -41,156 +44,6 @@ const RETRY_WARNINGS: ReadonlySet<string> = new Set(['blurry', 'glare', 'cropped
 const ACTIVE = ['pending', 'in_progress'] as const;
 
 const scope = (auth: Auth) => ({ account_id: auth.account.id, livemode: auth.livemode });
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
-// ---------------------------------------------------------------------------------------------------------------
-// Token
-// ---------------------------------------------------------------------------------------------------------------
-
-// Per services object (one per process; tests make several): read once, then never again, so that no transaction
-// ever waits on it (PGlite has one connection: a read outside a transaction inside one would wait forever).
-const tokenKeys = new WeakMap<object, Buffer>();
-
-async function tokenKey(s: Services): Promise<Buffer> {
-  let key = tokenKeys.get(s);
-  if (!key) {
-    const secret = s.config.signingSecret ?? (await getOrCreateSetting(s.db, 'url_signing_secret', () => crypto.randomBytes(32).toString('base64url')));
-    key = crypto.createHash('sha256').update(`cotejo-link-tokens:${secret}`).digest();
-    tokenKeys.set(s, key);
-  }
-  return key;
-}
-
-/** The secret token of a link's URL (never stored, never logged). */
-async function tokenOf(s: Services, linkId: string): Promise<string> {
-  return crypto.createHmac('sha256', await tokenKey(s)).update(linkId).digest('base64url');
-}
-
-function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-async function urlOf(s: Services, linkId: string): Promise<string> {
-  return `${s.config.baseUrl}/l/${await tokenOf(s, linkId)}`;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Repository (all SQL of links)
-// ---------------------------------------------------------------------------------------------------------------
-
-type NewLink = Omit<VerificationLinkRow, 'metadata' | 'documents' | 'consent' | 'events' | 'face_verification' | 'face_match' | 'mask_fields'> & {
-  mask_fields: string[];
-  metadata: Record<string, string>;
-  documents: LinkDocumentState[];
-  consent: VerificationLinkRow['consent'];
-  events: LinkEventEntry[];
-  face_verification: VerificationLinkRow['face_verification'];
-  face_match: VerificationLinkRow['face_match'];
-};
-
-const JSON_COLUMNS = ['metadata', 'documents', 'consent', 'events', 'face_verification', 'face_match', 'mask_fields'] as const;
-
-function serialise(patch: Partial<NewLink>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...patch };
-  for (const c of JSON_COLUMNS) if (c in patch) out[c] = JSON.stringify(patch[c] ?? null);
-  return out;
-}
-
-async function insertLink(db: Conn, row: NewLink): Promise<void> {
-  await db.insertInto('verification_links').values(serialise(row) as never).execute();
-}
-
-async function updateLink(db: Conn, id: string, patch: Partial<NewLink>): Promise<void> {
-  await db.updateTable('verification_links').set(serialise(patch) as never).where('id', '=', id).execute();
-}
-
-async function findLink(db: Conn, sc: { account_id: string; livemode: boolean }, id: string): Promise<VerificationLinkRow | undefined> {
-  if (!isId('verification_link', id)) return undefined;
-  return db.selectFrom('verification_links').selectAll().where('id', '=', id).where('account_id', '=', sc.account_id).where('livemode', '=', sc.livemode).executeTakeFirst();
-}
-
-async function lockLink(trx: Transaction<DB>, id: string): Promise<VerificationLinkRow | undefined> {
-  return trx.selectFrom('verification_links').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-}
-
-export async function findLinkByToken(db: Conn, token: string): Promise<VerificationLinkRow | undefined> {
-  if (typeof token !== 'string' || token.length < 20 || token.length > 100) return undefined;
-  return db.selectFrom('verification_links').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
-}
-
-async function analysesOf(db: Conn, ids: string[]): Promise<Map<string, AnalysisRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('analyses').selectAll().where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Presentation
-// ---------------------------------------------------------------------------------------------------------------
-
-function finalStatusOf(s: Services, row: AnalysisRow | undefined): 'valid' | 'invalid' | null {
-  if (!row || row.kind !== 'analysis' || row.status !== 'completed') return null;
-  const a = pipeline.present(s, row) as Analysis;
-  return ((a.verdict as { final_status?: 'valid' | 'invalid' | null } | null)?.final_status ?? null) as 'valid' | 'invalid' | null;
-}
-
-/** The link as the API shows it. `qr`: with `qr_svg` (create and the single GET). */
-async function toLink(s: Services, row: VerificationLinkRow, analyses: Map<string, AnalysisRow>, opts: { qr?: boolean } = {}): Promise<VerificationLink> {
-  const url = await urlOf(s, row.id);
-  const link: VerificationLink = {
-    id: row.id,
-    object: 'verification_link',
-    url,
-    // qrcode loads with the first link shown, not with the server.
-    ...(opts.qr ? { qr_svg: await (await import('qrcode')).default.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) } : {}),
-    status: row.status,
-    livemode: row.livemode,
-    template: row.template,
-    reference: row.reference,
-    metadata: row.metadata,
-    documents: row.documents.map((d) => ({
-      key: d.key,
-      label: d.label,
-      expect: d.expect,
-      checks: d.checks as VerificationLink['documents'][number]['checks'],
-      status: d.status,
-      analysis_id: d.analysis_id,
-      attempts: d.attempts,
-      verdict_status: d.verdict_status,
-      final_status: d.analysis_id ? finalStatusOf(s, analyses.get(d.analysis_id)) : null,
-      warnings: d.warnings as VerificationLink['documents'][number]['warnings'],
-    })),
-    dossier_id: row.dossier_id,
-    expires_at: row.expires_at.toISOString(),
-    redirect_url: row.redirect_url,
-    redirect_with_status: row.redirect_with_status,
-    callback_url: row.callback_url,
-    include_results: row.include_results,
-    results_email: row.results_email,
-    results_email_sent_at: iso(row.results_email_sent_at),
-    locale: row.locale,
-    notify_email: row.notify_email,
-    last_sent_at: iso(row.last_sent_at),
-    show_result: row.show_result,
-    consent_text: row.consent_text,
-    consent: row.consent,
-    mask_fields: row.mask_fields ?? [],
-    events: row.events as VerificationLink['events'],
-    created_at: row.created_at.toISOString(),
-    completed_at: iso(row.completed_at),
-    cancelled_at: iso(row.cancelled_at),
-  };
-  if (row.face_verification?.enabled) {
-    link.face_verification = row.face_verification;
-    link.face_match = row.face_match ?? { status: 'pending', score: null, analysis_id: null, checked_at: null };
-  }
-  return link;
-}
-
-async function present(s: Services, db: Conn, row: VerificationLinkRow, opts: { qr?: boolean } = {}): Promise<VerificationLink> {
-  const ids = row.documents.map((d) => d.analysis_id).filter((x): x is string => x !== null);
-  return toLink(s, row, await analysesOf(db, ids), opts);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // API operations
@@ -299,7 +152,7 @@ export async function createLink(s: Services, auth: Auth, body: CreateBody): Pro
 // Emails (server/src/mail through mail-hooks.ts), sent by jobs of their own queue
 // ---------------------------------------------------------------------------------------------------------------
 
-export const LINK_EMAIL_QUEUE = 'link_email';
+export { LINK_EMAIL_QUEUE };
 /** Delays before another try of an email the mail server refused for now (then the job has failed: logged). */
 const LINK_EMAIL_RETRY_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 3600_000];
 const LINK_EMAIL_LEASE_MS = 2 * 60_000;
@@ -503,9 +356,8 @@ async function eventData(s: Services, db: Conn, row: VerificationLinkRow, dossie
 /** The link's webhook event and, when it has one, the same body POSTed to its `callback_url`, in `trx`. */
 async function emitLinkEvent(s: Services, trx: Transaction<DB>, row: VerificationLinkRow, type: string, dossier: { id: string; verdict: unknown } | null): Promise<void> {
   const data = await eventData(s, trx, row, dossier);
-  const event = await pipeline.emitEvent(s, row, type, data, { within: trx, subject: row.id });
   // The callback gets the very body the endpoints get (same bytes; its own message id and signature).
-  if (event && row.callback_url) await enqueueCallback(trx, s.clock, event, { url: row.callback_url, linkId: row.id });
+  await emitEvent(s, row, type, data, { within: trx, subject: row.id, callback: row.callback_url ? { url: row.callback_url, linkId: row.id } : null });
 }
 
 /** Emails the summary of a completed link: `results_email_sent_at` and event `results_sent` once it went out (once). */

@@ -1,4 +1,4 @@
-import type { Services } from '../../http/context.ts';
+import type { Services } from '../../context.ts';
 import { settleAttempt } from './service.ts';
 
 /**

@@ -1,17 +1,18 @@
 // Human review of analyses (#16, docs/reviews.md): the decision (POST /v1/analyses/{id}/review), its audit record and
-// its event, and the review queue (GET /v1/reviews). Entering review when an analysis finishes is in enter.ts.
+// its event, and the review queue (GET /v1/reviews). Entering review when an analysis finishes is part of judging it (analysis/review-entry.ts).
 import { updateAnalysisReturning } from '../../db/analyses.ts';
 import * as repo from '../../db/reviews.ts';
 import type { AnalysisRow, AuditState } from '../../db/schema.ts';
-import type { Auth, Services } from '../../http/context.ts';
+import type { Auth, Services } from '../../context.ts';
 import { ApiError, resourceMissing } from '../../http/errors.ts';
 import { page } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
-import { onAnalysisSettled } from '../dossiers/hooks.ts';
+import { publish } from '../lifecycle.ts';
 import type { NormalisedOptions } from '../analysis/options.ts';
-import { emitEvent, presentWithExports } from '../analysis/pipeline.ts';
+import { presentWithExports } from '../analysis/presenter.ts';
+import { emitEvent } from '../events.ts';
 import type { Analysis } from '../analysis/presenter.ts';
-import { reviewPolicyOf, type VerdictStatus } from './enter.ts';
+import { reviewPolicyOf, type VerdictStatus } from '../analysis/review-entry.ts';
 import { finalStatusOf } from './present.ts';
 
 const HOUR_MS = 3600 * 1000;
@@ -97,7 +98,7 @@ export async function decideReview(s: Services, auth: Auth, id: string, body: Re
   });
   // The blob goes once the row no longer points at it (a failure here leaves an orphan file, never a dangling key).
   if (outcome.deleteKey) await s.blobs.delete(outcome.deleteKey).catch((err) => s.logger.warn({ err, analysis: id }, 'could not delete a reviewed original'));
-  if (outcome.changed) await onAnalysisSettled(s, id);
+  if (outcome.changed) await publish(s, 'reviewed', { analysisId: id });
   return (await presentWithExports(s, outcome.row)) as Analysis;
 }
 
@@ -139,7 +140,7 @@ export async function changeReviewDecision(s: Services, auth: Auth, id: string, 
     await emitEvent(s, updated, 'analysis.reviewed', await presentWithExports(s, updated), { within: trx });
     return true;
   });
-  if (changed) await onAnalysisSettled(s, id);
+  if (changed) await publish(s, 'reviewed', { analysisId: id });
   return { changed };
 }
 

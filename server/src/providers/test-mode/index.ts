@@ -11,7 +11,8 @@ import { isTwoSided } from '../../catalogue/sides.ts';
 import { t } from '../../domain/analysis/messages.ts';
 import type { Provider, ReadField, ReadInput, Reading, Warning } from '../types.ts';
 import { addDays } from './dates.ts';
-import { buildDocument, genericValue, valueFor, type BuildOptions } from './document.ts';
+import { buildDocument, valueFor, type BuildOptions } from './document.ts';
+import { genericValue } from './fields.ts';
 import { Rng } from './prng.ts';
 import { parseScenario, type Scenario } from './scenario.ts';
 

@@ -21,6 +21,7 @@ import {
   parsePdfDate,
   textOf,
 } from './pdf.ts';
+import { parseCertificates } from './certificates.ts';
 import { detectEditor } from './editors.ts';
 import { checkRevocation, cmsRevocationEvidence, type RevocationEvidence, type RevocationOptions, type RevocationReport } from './revocation.ts';
 import { CA_QC, TSA_QTST, grantedAt, listedLabel, type ListedAnchor } from './trusted-lists.ts';
@@ -97,27 +98,7 @@ export interface PdfSignatureResult {
 // ---------------------------------------------------------------------------
 // Trust store
 
-function pemBlocks(text: string): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  const re = /-----BEGIN (?:TRUSTED )?CERTIFICATE-----([\s\S]*?)-----END (?:TRUSTED )?CERTIFICATE-----/g;
-  for (const m of text.matchAll(re)) out.push(new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ''), 'base64')));
-  return out;
-}
-
-/** Parses certificates from PEM (one or many blocks) or DER bytes. Invalid blocks are skipped. */
-export function parseCertificates(bytes: Uint8Array): pkijs.Certificate[] {
-  const text = latin1(bytes, 0, Math.min(bytes.length, 1 << 22));
-  const ders = text.includes('-----BEGIN') ? pemBlocks(text) : [bytes];
-  const out: pkijs.Certificate[] = [];
-  for (const der of ders) {
-    try {
-      out.push(pkijs.Certificate.fromBER(new Uint8Array(der) as Uint8Array<ArrayBuffer>));
-    } catch {
-      /* skip unparsable */
-    }
-  }
-  return out;
-}
+export { parseCertificates };
 
 /** Reads *.pem, *.crt, *.cer (PEM or DER) from a directory (not recursive). Missing directory => empty store. */
 export async function loadTrustStore(dir: string): Promise<TrustStore> {

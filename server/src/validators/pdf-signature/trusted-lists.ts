@@ -10,7 +10,7 @@ import type { Element as XElement } from '@xmldom/xmldom';
 import type * as Xmldom from '@xmldom/xmldom';
 import type * as XmlCrypto from 'xml-crypto';
 import type * as pkijs from 'pkijs';
-import { parseCertificates } from './index.ts';
+import { parseCertificates } from './certificates.ts';
 
 const TSL = 'http://uri.etsi.org/02231/v2#';
 /** The MIME type of a trusted list in XML (TS 119 612 annex), as a LOTL pointer's `AdditionalInformation` gives it. */

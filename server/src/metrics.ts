@@ -16,12 +16,22 @@
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Express, Request, Response } from 'express';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type * as Prom from 'prom-client';
-import { ANALYSIS_QUEUE } from '../domain/analysis/pipeline.ts';
-import { FOLLOW_UP_QUEUE } from '../domain/dossiers/hooks.ts';
-import { LINK_EMAIL_QUEUE } from '../domain/links/service.ts';
-import type { Services } from './context.ts';
+import type { Logger } from 'pino';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { DB } from './db/schema.ts';
+import { ANALYSIS_QUEUE, FOLLOW_UP_QUEUE, LINK_EMAIL_QUEUE } from './jobs/queues.ts';
+
+/** What the metrics read of the process's Services (context.ts, which holds a Metrics: named here, not imported). */
+interface Services {
+  db: Kysely<DB>;
+  clock: Clock;
+  logger: Logger;
+  config: Pick<Config, 'metricsToken'>;
+  metrics?: Metrics;
+}
 
 const require = createRequire(import.meta.url);
 const Registry = require('prom-client/lib/registry') as typeof Prom.Registry;

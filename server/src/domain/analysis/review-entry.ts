@@ -1,9 +1,9 @@
-// Entering human review when an analysis finishes (#16, docs/reviews.md). Imported by the pipeline: it imports
-// nothing that imports the pipeline.
+// Entering human review when an analysis finishes (#16, docs/reviews.md): part of judging it (judge.ts), written in
+// the update that completes it. The reviews module (domain/reviews/) reads the same policy to record decisions.
 import * as repo from '../../db/reviews.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
-import type { Services } from '../../http/context.ts';
-import { DEFAULT_REVIEW_POLICY, type NormalisedOptions, type ReviewPolicy } from '../analysis/options.ts';
+import type { Services } from '../../context.ts';
+import { DEFAULT_REVIEW_POLICY, type NormalisedOptions, type ReviewPolicy } from './options.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
