@@ -1,5 +1,5 @@
 /**
- * Offline MRZ reader (TD1, TD2, TD3, MRV-A, MRV-B) for live mode: locate the zone in any of the 4 orientations,
+ * Offline MRZ reader (TD1, TD2, TD3, MRV-A, MRV-B, French identity card 1988-2021) for live mode: locate the zone in any of the 4 orientations,
  * deskew, cut each line on the format's character grid, classify the cells with our own OCR-B glyph model
  * (model.json, see PROVENANCE.md), repair confusions with the position classes and the check digits, and gate out
  * anything that is not plausibly an MRZ. Pure JS (no native code, no network, no files written); the model loads
@@ -28,7 +28,7 @@ export interface Hypothesis {
   zone: number;
 }
 
-const FORMATS: Record<number, MrzFormat[]> = { 30: ['TD1'], 36: ['TD2', 'MRVB'], 44: ['TD3', 'MRVA'] };
+const FORMATS: Record<number, MrzFormat[]> = { 30: ['TD1'], 36: ['TD2', 'MRVB', 'FRENCH_NATIONAL_ID'], 44: ['TD3', 'MRVA'] };
 
 function readLines(img: Grey, geoms: LineGeom[]): Float32Array[][] {
   const m = model();
@@ -62,6 +62,21 @@ function meanGrey(img: Grey): number {
   return mean / Math.ceil(img.d.length / 7);
 }
 
+/**
+ * The lines of a zone are printed on one grid: same left edge, same pitch. A line fitted on its own may start a cell
+ * early or late (a pattern or a mark beside it taken for a glyph, the last filler too faint); when the lines disagree
+ * by more than 0.4 of a cell, each line's grid is also tried on all of them (read as further hypotheses; the
+ * likeliest reading wins). None when they already agree.
+ */
+function aligned(geoms: LineGeom[]): LineGeom[][] {
+  const along = (g: LineGeom) => (g.ox - geoms[0].ox) * g.ux + (g.oy - geoms[0].oy) * g.uy;
+  const a = geoms.map(along);
+  if (Math.max(...a) - Math.min(...a) <= 0.4 * geoms[0].pitch) return [];
+  return geoms.map((ref, j) =>
+    geoms.map((g, i) => (i === j ? g : { ...g, ox: g.ox + (a[j] - a[i]) * g.ux, oy: g.oy + (a[j] - a[i]) * g.uy, pitch: ref.pitch })),
+  );
+}
+
 /** Read one zone candidate: every band set, grid size, direction and format; appends to `out`. */
 function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hypothesis[]): void {
   const strip = zoneStrip(img, z, mean);
@@ -69,14 +84,17 @@ function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hy
     let done = false;
     const ns = set.length === 3 ? [30] : [44, 36];
     for (const n of ns) {
-      const fwd = set.map((b) => fitGrid(strip, b, n));
-      for (const geoms of [fwd, fwd.map(flipGeom).reverse()]) {
-        const probs = readLines(img, geoms);
-        for (const f of FORMATS[n]) {
-          const d = decode(f, probs);
-          out.push({ d, geoms, probs, zone: zi });
-          if (d.gate && d.valid) done = true;
+      const own = set.map((b) => fitGrid(strip, b, n));
+      for (const fwd of [own, ...aligned(own)]) {
+        for (const geoms of [fwd, fwd.map(flipGeom).reverse()]) {
+          const probs = readLines(img, geoms);
+          for (const f of FORMATS[n]) {
+            const d = decode(f, probs);
+            out.push({ d, geoms, probs, zone: zi });
+            if (d.gate && d.valid) done = true;
+          }
         }
+        if (done) break;
       }
     }
     if (done) break;
@@ -171,7 +189,9 @@ export function readHypotheses(img: Grey): Hypothesis[] {
 /** Best first, the leading gated readings with their bands re-measured. */
 function finish(img: Grey, hyps: Hypothesis[]): Hypothesis[] {
   hyps.sort(byScore);
-  for (let i = 0; i < Math.min(3, hyps.length); i++) if (hyps[i].d.gate) hyps[i] = refineBands(img, hyps[i]);
+  // the leading readings, gated or not: a name line of fillers may have pulled the band off the letters so far that
+  // the letters were misread and the gate failed (a French 1988 card whose surname is short)
+  for (let i = 0; i < Math.min(3, hyps.length); i++) hyps[i] = refineBands(img, hyps[i]);
   return hyps.sort(byScore);
 }
 
