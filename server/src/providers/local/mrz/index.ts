@@ -174,16 +174,54 @@ function refineBands(img: Grey, h: Hypothesis): Hypothesis {
 
 const byScore = (a: Hypothesis, b: Hypothesis) => b.d.score - a.d.score;
 
+/**
+ * Below this mean grey an image may be a negative (light print on dark: some infrared and ultraviolet captures, a
+ * scanner's inverted output): when nothing was found, it is searched again inverted. Light images are not (a page
+ * without a zone would pay for a second search for nothing).
+ */
+const DARK_MEAN = 110;
+
+/** The image with its grey levels inverted (same geometry: boxes and lines stay valid). */
+function inverted(img: Grey): Grey {
+  const d = new Float32Array(img.d.length);
+  for (let i = 0; i < d.length; i++) d[i] = 255 - img.d[i];
+  return { w: img.w, h: img.h, d };
+}
+
+/** One search of an image: zones at LOCATE_SIDE, then at twice that for large images where nothing was found. */
+function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }): Generator<void> {
+  const mean = meanGrey(img);
+  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
+    // second pass at double resolution only for large images where nothing was found (a small document far away)
+    if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || hyps.some((h) => h.d.gate))) break;
+    for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES)) {
+      yield;
+      readZone(img, z, zi.n++, mean, hyps);
+    }
+  }
+}
+
+/** The images to search in turn: the image, then (dark images, nothing found) its negative. */
+function* searches(img: Grey, hyps: Hypothesis[]): Generator<void, Grey> {
+  const zi = { n: 0 };
+  yield* searchSteps(img, hyps, zi);
+  if (hyps.some((h) => h.d.gate) || meanGrey(img) >= DARK_MEAN) return img;
+  const neg = inverted(img);
+  const found: Hypothesis[] = [];
+  yield* searchSteps(neg, found, zi);
+  if (!found.some((h) => h.d.gate)) return img;
+  hyps.length = 0;
+  hyps.push(...found);
+  return neg;
+}
+
 /** Read every hypothesis of the image; best first (synchronous; for tools and tests). */
 export function readHypotheses(img: Grey): Hypothesis[] {
-  const mean = meanGrey(img);
   const out: Hypothesis[] = [];
-  let zi = 0;
-  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
-    if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || out.some((h) => h.d.gate))) break;
-    for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES)) readZone(img, z, zi++, mean, out);
-  }
-  return finish(img, out);
+  const it = searches(img, out);
+  let step = it.next();
+  while (!step.done) step = it.next();
+  return finish(step.value, out);
 }
 
 /** Best first, the leading gated readings with their bands re-measured. */
@@ -200,20 +238,16 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Find and read the MRZ of a page image; null when there is no plausible MRZ. */
 export async function readMrz(image: PageImage): Promise<MrzReading | null> {
-  const img = greyFrom(image.grey, image.width, image.height);
-  const mean = meanGrey(img);
+  const grey = greyFrom(image.grey, image.width, image.height);
   await yieldToLoop();
   const hyps: Hypothesis[] = [];
-  let zi = 0;
-  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
-    // second pass at double resolution only for large images where nothing was found (a small document far away)
-    if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || hyps.some((h) => h.d.gate))) break;
-    const zones = secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES);
-    for (const z of zones) {
-      await yieldToLoop();
-      readZone(img, z, zi++, mean, hyps);
-    }
+  const it = searches(grey, hyps);
+  let step = it.next();
+  while (!step.done) {
+    await yieldToLoop();
+    step = it.next();
   }
+  const img = step.value;
   finish(img, hyps);
   const best = hyps[0];
   if (!best || !best.d.gate) return null;
