@@ -85,7 +85,11 @@ function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hy
     const ns = set.length === 3 ? [30] : [44, 36];
     for (const n of ns) {
       const own = set.map((b) => fitGrid(strip, b, n));
+      const first = out.length;
       for (const fwd of [own, ...aligned(own)]) {
+        // the other grids only when the lines' own grids gave nothing that passes the gate but something close to it
+        // (text that is no MRZ, a receipt's lines, is not read three more times)
+        if (fwd !== own && (out.slice(first).some((h) => h.d.gate) || !out.slice(first).some(nearGate))) break;
         for (const geoms of [fwd, fwd.map(flipGeom).reverse()]) {
           const probs = readLines(img, geoms);
           for (const f of FORMATS[n]) {
@@ -224,12 +228,15 @@ export function readHypotheses(img: Grey): Hypothesis[] {
   return finish(step.value, out);
 }
 
+/** Gated out for at most two reasons, none of them a low mean confidence: worth re-measuring the bands of. */
+const nearGate = (h: Hypothesis) => h.d.gateReasons.length <= 2 && !h.d.gateReasons.includes('confidence');
+
 /** Best first, the leading gated readings with their bands re-measured. */
 function finish(img: Grey, hyps: Hypothesis[]): Hypothesis[] {
   hyps.sort(byScore);
-  // the leading readings, gated or not: a name line of fillers may have pulled the band off the letters so far that
-  // the letters were misread and the gate failed (a French 1988 card whose surname is short)
-  for (let i = 0; i < Math.min(3, hyps.length); i++) hyps[i] = refineBands(img, hyps[i]);
+  // the leading readings, also those gated out near the gate: a name line of fillers may have pulled the band off
+  // the letters so far that the letters were misread and the gate failed (a French 1988 card whose surname is short)
+  for (let i = 0; i < Math.min(3, hyps.length); i++) if (hyps[i].d.gate || nearGate(hyps[i])) hyps[i] = refineBands(img, hyps[i]);
   return hyps.sort(byScore);
 }
 
