@@ -12,7 +12,7 @@
  * unless `jpegQuality` is given.
  */
 import sharp from 'sharp';
-import { checkDefs } from '../../server/src/providers/local/mrz/decode.ts';
+import { checkDefs, type MrzFormat } from '../../server/src/providers/local/mrz/decode.ts';
 import type { LineGeom } from '../../server/src/providers/local/mrz/features.ts';
 import { greyFrom } from '../../server/src/providers/local/mrz/image.ts';
 import { readHypotheses } from '../../server/src/providers/local/mrz/index.ts';
@@ -21,7 +21,7 @@ import { loadPage } from '../../test/unit/local/support-mrz.ts';
 
 /** The zone as the reader cut it: its reading, per-character confidences and the geometry of each line. */
 export interface ZoneCells {
-  format: 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
+  format: MrzFormat;
   lines: string[];
   conf: number[][];
   geoms: LineGeom[];

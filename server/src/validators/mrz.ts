@@ -296,12 +296,20 @@ export function parseMrz(input: string | string[], opts: { referenceDate?: strin
   return { format, lines, valid, checks, fields, errors, library };
 }
 
+/**
+ * A national format printed on the ICAO size a type declares: the French identity card of 1988-2021 is a 2 x 36 zone
+ * (the catalogue's `fr_cni_old` declares TD2, its size), checked with its own rules.
+ */
+function sizeOf(format: MrzFormat, expected: 'TD1' | 'TD2' | 'TD3'): boolean {
+  return format === 'FRENCH_NATIONAL_ID' && expected === 'TD2';
+}
+
 /** mrz_checksums validator. */
 export function validateMrzChecksums(input: string | string[], opts: { referenceDate?: string; expectedFormat?: 'TD1' | 'TD2' | 'TD3' | 'any' } = {}): ValidatorResult {
   const r = parseMrz(input, opts);
   let reason = 'ok';
   if (!r.format) reason = 'unrecognised_format';
-  else if (opts.expectedFormat && opts.expectedFormat !== 'any' && r.format !== opts.expectedFormat) reason = 'unexpected_format';
+  else if (opts.expectedFormat && opts.expectedFormat !== 'any' && r.format !== opts.expectedFormat && !sizeOf(r.format, opts.expectedFormat)) reason = 'unexpected_format';
   else if (r.errors.includes('invalid_characters')) reason = 'invalid_characters';
   else if (!r.valid) reason = 'invalid_check_digit';
   const passed = reason === 'ok';

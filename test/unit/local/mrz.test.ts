@@ -7,7 +7,7 @@ import { decode } from '../../../server/src/providers/local/mrz/decode.ts';
 import { ALPHABET } from '../../../server/src/providers/local/mrz/features.ts';
 import { readMrz } from '../../../server/src/providers/local/mrz/index.ts';
 import { parseMrz } from '../../../server/src/validators/mrz.ts';
-import { loadPage } from './support-mrz.ts';
+import { loadPage, probsFor } from './support-mrz.ts';
 
 const DOCS = path.resolve('../shared/testdata/documents');
 const truth = JSON.parse(readFileSync(path.resolve('bench/data/mrz-truth.json'), 'utf8')) as Array<{ file: string; format: string; lines: string[]; checks_valid: boolean }>;
@@ -16,19 +16,6 @@ const spec = (name: string) => {
   if (!t) throw new Error(`no truth for ${name}`);
   return { ...t, path: path.join(DOCS, t.file) };
 };
-
-/** Class probabilities for a text: `p` on the printed character, the rest spread; overrides per "line:index". */
-function probsFor(lines: string[], overrides: Record<string, Record<string, number>> = {}, p = 0.97): Float32Array[][] {
-  return lines.map((line, l) =>
-    Array.from(line, (ch, i) => {
-      const o = overrides[`${l}:${i}`] ?? { [ch]: p };
-      const rest = 1 - Object.values(o).reduce((a, b) => a + b, 0);
-      const v = new Float32Array(ALPHABET.length).fill(rest / (ALPHABET.length - Object.keys(o).length));
-      for (const [c, q] of Object.entries(o)) v[ALPHABET.indexOf(c)] = q;
-      return v;
-    }),
-  );
-}
 
 describe('readMrz on specimen images', () => {
   for (const name of ['passport-td3.png', 'passport-td2.jpg', '53_id-d.jpg', '100_visa-polx.jpg', '100_visa-usa.jpg', '27_pass-gbr.jpg']) {

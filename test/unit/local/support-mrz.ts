@@ -1,5 +1,7 @@
 /** Test/bench helper: a PageImage from an image file, as the live decoder will hand it over (EXIF applied, <= 3000 px). */
 import sharp from 'sharp';
+import { ALPHABET } from '../../../server/src/providers/local/mrz/features.ts';
+import { mrzCheckDigit } from '../../../server/src/validators/mrz.ts';
 import { MAX_READ_SIDE, type PageImage } from '../../../server/src/providers/local/types.ts';
 
 /** Decode, apply EXIF orientation, optionally rotate by a multiple of 90 degrees clockwise, fit into 3000 px. */
@@ -12,4 +14,120 @@ export async function loadPage(input: string | Buffer, rotate = 0): Promise<Page
   const rgb = scale < 1 ? await sharp(data, raw).resize(width, height, { fit: 'fill' }).raw().toBuffer() : data;
   const grey = await sharp(rgb, { raw: { width, height, channels: 3 } }).greyscale().raw().toBuffer();
   return { page: 1, width, height, grey, rgb, scale, originalWidth: info.width, originalHeight: info.height };
+}
+
+/** What a rendered identity card carries: its MRZ lines and, optionally, printed captions and values above them. */
+export interface CardSpec {
+  lines: string[];
+  /** Printed text lines of the visual zone (caption: value), top to bottom. */
+  printed?: string[];
+  /** Card width in px (ID-1, 85.6 x 54 mm); 1000 by default. */
+  width?: number;
+  /** Rotation of the card in the photo, degrees (counter-clockwise). */
+  angle?: number;
+  /** Photo background around the card (grey level) and margin in card widths; no margin: the card fills the image. */
+  background?: number;
+  margin?: number;
+  /** JPEG quality of the result (PNG when absent). */
+  jpegQuality?: number;
+  /** A microtext rule printed between the zone's lines (German and Danish passports have one). */
+  microtext?: boolean;
+  /** A stray glyph one cell before the first line's first character (a pattern or a scratch beside the zone). */
+  markBeforeFirstLine?: boolean;
+}
+
+/**
+ * A card-like test image rendered at test time (no binary in the repository): a light guilloche card with a photo
+ * box, printed captions, and the MRZ at the bottom in DejaVu Sans Mono (a monospace face close to OCR-B, one of the
+ * faces the glyph model is trained on; OCR-B itself is not installed on CI machines), placed in a photo when a margin
+ * is given. Deterministic for a given spec.
+ */
+export async function renderIdCard(spec: CardSpec): Promise<Buffer> {
+  const { createCanvas, GlobalFonts } = await import('@napi-rs/canvas');
+  if (!GlobalFonts.has('DejaVu Sans Mono')) GlobalFonts.registerFromPath('/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf', 'DejaVu Sans Mono');
+  const W = spec.width ?? 1000;
+  const H = Math.round((W * 54) / 85.6);
+  const card = createCanvas(W, H);
+  const ctx = card.getContext('2d');
+  ctx.fillStyle = 'rgb(236, 232, 240)';
+  ctx.fillRect(0, 0, W, H);
+  // guilloche: faint interlaced waves, as on a laminated card
+  ctx.strokeStyle = 'rgba(150, 140, 190, 0.35)';
+  ctx.lineWidth = 1;
+  for (let k = 0; k < 26; k++) {
+    ctx.beginPath();
+    for (let x = 0; x <= W; x += 6) {
+      const y = (k * H) / 26 + 9 * Math.sin((x / W) * 9 + k * 0.7) + 5 * Math.sin((x / W) * 23 + k);
+      if (x === 0) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    }
+    ctx.stroke();
+  }
+  // photo box
+  ctx.fillStyle = 'rgb(120, 112, 108)';
+  ctx.fillRect(0.04 * W, 0.2 * H, 0.26 * W, 0.5 * H);
+  ctx.fillStyle = 'rgb(40, 40, 60)';
+  ctx.font = `bold ${Math.round(0.032 * W)}px DejaVu Sans`;
+  ctx.fillText('RÉPUBLIQUE FRANÇAISE', 0.34 * W, 0.1 * H);
+  ctx.font = `${Math.round(0.022 * W)}px DejaVu Sans`;
+  (spec.printed ?? []).forEach((t, i) => ctx.fillText(t, 0.34 * W, 0.2 * H + i * 0.075 * H));
+  // the zone: monospace on an exact grid, cap height ~ 2.4 % of the card width, lines 1.5 cap heights apart
+  const n = spec.lines[0].length;
+  const pitch = (0.92 * W) / n;
+  const fontPx = pitch / 0.6;
+  ctx.font = `${fontPx}px DejaVu Sans Mono`;
+  ctx.fillStyle = 'rgb(20, 20, 24)';
+  const gap = fontPx * 1.25;
+  const base0 = H - 0.06 * H - gap * (spec.lines.length - 1);
+  spec.lines.forEach((line, li) => {
+    for (let k = 0; k < line.length; k++) {
+      const cw = ctx.measureText(line[k]).width;
+      ctx.fillText(line[k], 0.04 * W + k * pitch + (pitch - cw) / 2, base0 + li * gap);
+    }
+  });
+  if (spec.markBeforeFirstLine) ctx.fillText('I', 0.04 * W - pitch + 0.2 * pitch, base0);
+  if (spec.microtext) {
+    ctx.font = `${Math.round(fontPx * 0.28)}px DejaVu Sans`;
+    ctx.fillStyle = 'rgb(90, 110, 100)';
+    const words = 'REPUBLIQUE FRANCAISE LIBERTE EGALITE FRATERNITE '.repeat(12);
+    for (let li = 0; li + 1 < spec.lines.length; li++) ctx.fillText(words, 0, base0 + li * gap + 0.3 * gap);
+  }
+  let out = card.toBuffer('image/png');
+  const margin = spec.margin ?? 0;
+  if (margin > 0 || spec.angle) {
+    const bg = spec.background ?? 90;
+    const pw = Math.round(W * (1 + 2 * margin));
+    const ph = Math.round(H + 2 * margin * W);
+    const photo = createCanvas(pw, ph);
+    const p = photo.getContext('2d');
+    p.fillStyle = `rgb(${bg}, ${bg}, ${bg + 6})`;
+    p.fillRect(0, 0, pw, ph);
+    p.translate(pw / 2, ph / 2);
+    p.rotate((-(spec.angle ?? 0) * Math.PI) / 180);
+    p.drawImage(card, -W / 2, -H / 2);
+    out = photo.toBuffer('image/png');
+  }
+  return spec.jpegQuality ? sharp(out).jpeg({ quality: spec.jpegQuality }).toBuffer() : out;
+}
+
+/** Class probabilities for a text: `p` on the printed character, the rest spread; overrides per "line:index". */
+export function probsFor(lines: string[], overrides: Record<string, Record<string, number>> = {}, p = 0.97): Float32Array[][] {
+  return lines.map((line, l) =>
+    Array.from(line, (ch, i) => {
+      const o = overrides[`${l}:${i}`] ?? { [ch]: p };
+      const rest = 1 - Object.values(o).reduce((a, b) => a + b, 0);
+      const v = new Float32Array(ALPHABET.length).fill(rest / (ALPHABET.length - Object.keys(o).length));
+      for (const [c, q] of Object.entries(o)) v[ALPHABET.indexOf(c)] = q;
+      return v;
+    }),
+  );
+}
+
+/** A French 1988 zone with its check digits computed (the card number is issue YYMM, department, sequence). */
+export function frenchZone(o: { surname: string; given: string; issue: string; dept: string; seq: string; birth: string; sex: 'M' | 'F'; admin?: string }): string[] {
+  const l1 = ('IDFRA' + o.surname.replace(/ /g, '<')).padEnd(30, '<').slice(0, 30) + (o.admin ?? '').padEnd(6, '<');
+  const num = o.issue + o.dept + o.seq;
+  const given = o.given.replace(/ /g, '<').padEnd(14, '<').slice(0, 14);
+  const head = num + mrzCheckDigit(num) + given + o.birth + mrzCheckDigit(o.birth) + o.sex;
+  return [l1, head + mrzCheckDigit(l1 + head)];
 }

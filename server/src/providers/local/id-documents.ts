@@ -220,7 +220,9 @@ function positions(format: string, lines: string[]): Record<string, [number, num
     case 'MRVB':
       return { code: [0, 0, 2], state: [0, 2, 5], name: [0, 5, 36], number: [1, 0, 9], nationality: [1, 10, 13], birth: [1, 13, 19], sex: [1, 20, 21], expiry: [1, 21, 27], optional1: [1, 28, lines[1]?.length === 36 ? 35 : 36] };
     case 'FRENCH_NATIONAL_ID':
-      return { code: [0, 0, 2], state: [0, 2, 5], name: [1, 13, 27], number: [1, 0, 12], birth: [1, 27, 33], sex: [1, 34, 35] };
+      // surname on line 1, given names on line 2; the card is issued to French nationals only: the issuing state
+      // (FRA) stands for the nationality
+      return { code: [0, 0, 2], state: [0, 2, 5], name: [0, 5, 30], given: [1, 13, 27], number: [1, 0, 12], nationality: [0, 2, 5], birth: [1, 27, 33], sex: [1, 34, 35] };
     default: // TD3, MRVA
       return { code: [0, 0, 2], state: [0, 2, 5], name: [0, 5, 44], number: [1, 0, 9], nationality: [1, 10, 13], birth: [1, 13, 19], sex: [1, 20, 21], expiry: [1, 21, 27], optional1: [1, 28, 42] };
   }
@@ -248,7 +250,12 @@ export function readingFromMrz(ev: MrzEvidence, opts: { expect: string[] | null;
     const span = p ? spanOf(ev, p[0], p[1], p[2], parsed.valid) : { confidence: parsed.valid ? 0.99 : 0.8, source: { page: ev.page, bbox: null } };
     fields[name] = { value, confidence: span.confidence, source: span.source, origin: 'mrz' };
     const c = chars ?? (where ? charsOf(ev, value, cells(where)) : undefined);
-    if (c && typeof value === 'string' && c.length === value.length) fields[name].chars = c;
+    if (c && typeof value === 'string' && c.length === value.length) {
+      fields[name].chars = c;
+      // the field is as sure as its own characters, not as the least sure one of the zone field it shares (the
+      // surname and the given names share the name field: an unsure letter of one says nothing of the other)
+      if (c.length) fields[name].confidence = round(Math.min(parsed.valid ? 0.99 : 0.8, Math.min(...c) * (parsed.valid ? 1 : 0.85)));
+    }
   };
 
   const issuer = iso3(f.issuing_state);
@@ -270,17 +277,18 @@ export function readingFromMrz(ev: MrzEvidence, opts: { expect: string[] | null;
   }
   // names: the surname before the zone's `<<`, the given names after it; full_name is "given surname", its space
   // standing for the `<<` (the lesser confidence of the two)
+  // (the French 1988 card has them in two fields of their own: `name` is the surname, `given` the given names)
   const nameCells = cells('name');
-  const sep = nameCells.map(([l, i]) => ev.lines[l]?.[i] ?? '').join('').indexOf('<<');
+  const sep = pos.given ? -1 : nameCells.map(([l, i]) => ev.lines[l]?.[i] ?? '').join('').indexOf('<<');
   const surnameCells = sep < 0 ? nameCells : nameCells.slice(0, sep);
-  const givenCells = sep < 0 ? [] : nameCells.slice(sep + 2);
+  const givenCells = pos.given ? cells('given') : sep < 0 ? [] : nameCells.slice(sep + 2);
   const surname = f.surname ?? '';
   if (entry.fields.includes('second_last_name')) {
     const [first, second] = splitSurnames(surname);
     put('last_name', first, 'name', charsOf(ev, first, surnameCells));
     put('second_last_name', second, 'name', charsOf(ev, second, surnameCells, first.length));
   } else put('last_name', surname, 'name', charsOf(ev, surname, surnameCells));
-  put('first_name', f.given_names, 'name', charsOf(ev, f.given_names, givenCells));
+  put('first_name', f.given_names, pos.given ? 'given' : 'name', charsOf(ev, f.given_names, givenCells));
   const givenChars = charsOf(ev, f.given_names, givenCells);
   const surnameChars = charsOf(ev, f.surname, surnameCells);
   const sepConf = sep < 0 || !ev.charConfidence ? 1 : Math.min(...nameCells.slice(sep, sep + 2).map(([l, i]) => ev.charConfidence![l]?.[i] ?? 1));

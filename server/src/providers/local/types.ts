@@ -42,7 +42,7 @@ export interface TextLine {
 
 /** What an MRZ reader found on one page image. */
 export interface MrzReading {
-  format: 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
+  format: 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB' | 'FRENCH_NATIONAL_ID';
   /** The zone's lines after check-digit repair, each of the format's length, characters A-Z 0-9 `<`. */
   lines: string[];
   /** Every check digit of the format passes. */

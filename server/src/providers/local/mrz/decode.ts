@@ -11,7 +11,7 @@ import { states } from 'mrz';
 import { mrzCheckDigit, parseMrz } from '../../../validators/mrz.ts';
 import { ALPHABET } from './features.ts';
 
-export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB';
+export type MrzFormat = 'TD1' | 'TD2' | 'TD3' | 'MRVA' | 'MRVB' | 'FRENCH_NATIONAL_ID';
 
 const DIGITS = '0123456789';
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -24,14 +24,28 @@ const CLASS: Record<string, string> = {
   x: ALPHABET, // document number, optional data, second letter of the document code
 };
 
-/** Position classes per format and line; the first character (document code) is given separately. */
-const LAYOUT: Record<MrzFormat, { first: string; lines: string[] }> = {
+/**
+ * Position classes per format and line; the first character (document code) is given separately (`?`), its second
+ * is any character (ICAO 9303 says a letter or filler, but the US permanent resident card prints `C1`), and `=`
+ * positions take the format's fixed prefix (the French 1988-2021 identity card always starts `IDFRA`).
+ */
+const LAYOUT: Record<MrzFormat, { first: string; prefix?: string; lines: string[] }> = {
   TD1: { first: 'IAC', lines: ['?xaaa' + 'x'.repeat(9) + 'C' + 'x'.repeat(15), 'NNNNNNcSNNNNNNcaaa' + 'x'.repeat(11) + 'c', 'a'.repeat(30)] },
   TD2: { first: 'IAC', lines: ['?xaaa' + 'a'.repeat(31), 'x'.repeat(9) + 'CaaaNNNNNNcSNNNNNNc' + 'x'.repeat(7) + 'c'] },
   MRVB: { first: 'V', lines: ['?xaaa' + 'a'.repeat(31), 'x'.repeat(9) + 'caaaNNNNNNcSNNNNNNc' + 'x'.repeat(8)] },
   TD3: { first: 'P', lines: ['?xaaa' + 'a'.repeat(39), 'x'.repeat(9) + 'caaaNNNNNNcSNNNNNNc' + 'x'.repeat(14) + 'Cc'] },
   MRVA: { first: 'V', lines: ['?xaaa' + 'a'.repeat(39), 'x'.repeat(9) + 'caaaNNNNNNcSNNNNNNc' + 'x'.repeat(16)] },
+  // French identity card 1988-2021 (2 x 36, not ICAO): IDFRA, surname (25), administrative code (department and
+  // office, 6); card number = issue YYMM, department (3, `2A`/`2B` in Corsica), sequence (5), its check digit, given
+  // names (14), birth date and its check digit, sex, composite check digit over both lines (validators/mrz.ts)
+  FRENCH_NATIONAL_ID: { first: 'I', prefix: 'IDFRA', lines: ['=====' + 'a'.repeat(25) + 'x'.repeat(6), 'NNNNxxxNNNNNc' + 'a'.repeat(14) + 'NNNNNNcSc'] },
 };
+
+/** The characters each position of a format may hold, per line. */
+function classesOf(format: MrzFormat): string[][] {
+  const layout = LAYOUT[format];
+  return layout.lines.map((classes) => Array.from(classes, (k, i) => (k === '?' ? layout.first : k === '=' ? layout.prefix![i] : CLASS[k])));
+}
 
 /** A position: [line, index]. */
 export type Pos = [number, number];
@@ -77,9 +91,21 @@ export function checkDefs(format: MrzFormat): { individual: CheckDef[]; composit
         individual: [ind('document_number', span(1, 0, 8), [1, 9]), ind('birth_date', span(1, 13, 18), [1, 19]), ind('expiry_date', span(1, 21, 26), [1, 27])],
         composite: null,
       };
+    case 'FRENCH_NATIONAL_ID':
+      // the composite covers both lines, names included; only the administrative code is repaired through it (names
+      // are never repaired: one digit over 71 characters does not say which letter was misread)
+      return {
+        individual: [ind('document_number', span(1, 0, 11), [1, 12]), ind('birth_date', span(1, 27, 32), [1, 33])],
+        composite: { name: 'composite', field: [...span(0, 0, 35), ...span(1, 0, 34)], digit: [1, 35], repairable: span(0, 30, 35) },
+      };
   }
 }
 
+/**
+ * State codes of ICAO 9303-3 (issuing states and nationalities): the `mrz` package's list (ICAO Doc 9303 part 3,
+ * with the codes for organisations and British nationality classes), plus the ICAO specimen state and the codes for
+ * stateless persons and refugees it lacks. A code list is a repair (see the state codes in decode).
+ */
 const KNOWN_STATES = new Set<string>([...Object.keys(states), 'UTO', 'XOM', 'XXA', 'XXB', 'XXC', 'XXX'].map((s) => s.padEnd(3, '<')));
 
 export interface Decoded {
@@ -131,7 +157,7 @@ function checkPasses(lines: string[][], c: CheckDef): boolean {
 const REPAIR_MIN_P = 0.1;
 
 /** Try substitutions in the field; apply the cheapest that passes if it beats a misread check digit. Returns the positions changed. */
-function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string[][], c: CheckDef): Pos[] {
+function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string[][], classes: string[][], c: CheckDef): Pos[] {
   if (checkPasses(lines, c)) return [];
   const [dl, di] = c.digit;
   const cd = lines[dl][di];
@@ -147,7 +173,11 @@ function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string
     const p = probs[l][i];
     const cur = lines[l][i];
     const pc = p[ALPHABET.indexOf(cur)];
-    for (const ch of allowed[l][i]) {
+    // a letter of an alphanumeric field (document number, optional data) whose OCR-B digit twin the letter/digit
+    // context ruled out may still become that digit when the check digit decides so (O->0, I->1, S->5, B->8...);
+    // never the other way round (see REPAIR_MIN_P)
+    const twin = typeOf(cur) === 'l' ? Array.from(TWINS[cur] ?? '').filter((x) => typeOf(x) === 'd' && classes[l][i].includes(x) && !allowed[l][i].includes(x)) : [];
+    for (const ch of [...allowed[l][i], ...twin]) {
       if (ch === cur) continue;
       const q = p[ALPHABET.indexOf(ch)];
       // what a forger's compensation looks like (see REPAIR_MIN_P): a negligible alternative, or a digit made a letter
@@ -178,6 +208,27 @@ function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string
   if (!b || b.cost >= costCheckDigit) return [];
   for (const s of b.subs) lines[s.pos[0]][s.pos[1]] = s.ch;
   return b.subs.map((s) => s.pos);
+}
+
+/** Highest confidence of a character of a state code that is on no list (read so, and no listed code is plausible). */
+const UNKNOWN_CODE_CONFIDENCE = 0.5;
+
+/**
+ * How sure each character of a listed state code is, given that the code is on the list: the marginal of the
+ * position over every listed code, each weighted by the glyph model's probability of its characters. `UYS` read with
+ * the M at 30 % is a sure `MYS` when no other listed code is near; `AUT` against `AUS` stays as unsure as its T.
+ */
+function codePosterior(probs: Float32Array[][], sp: Pos[], code: string): number[] {
+  const ps = sp.map(([l, i]) => probs[l][i]);
+  let total = 0;
+  const same = sp.map(() => 0);
+  for (const c of KNOWN_STATES) {
+    let w = 1;
+    for (let k = 0; k < sp.length && w > 0; k++) w *= ps[k][ALPHABET.indexOf(c[k])];
+    total += w;
+    for (let k = 0; k < sp.length; k++) if (c[k] === code[k]) same[k] += w;
+  }
+  return same.map((x) => (total > 0 ? Math.min(1, x / total) : 0));
 }
 
 /** OCR-B letters and digits that a low-resolution read confuses (numberContext), both ways. */
@@ -308,7 +359,8 @@ function numberContext(layoutLines: string[], probs: Float32Array[][], allowed: 
 /** Decode the cells of one hypothesis (probabilities per line per cell) as the given format. */
 export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   const layout = LAYOUT[format];
-  const allowed = layout.lines.map((classes) => Array.from(classes, (k) => (k === '?' ? layout.first : CLASS[k])));
+  const french = format === 'FRENCH_NATIONAL_ID';
+  const allowed = classesOf(format);
   numberContext(layout.lines, probs, allowed);
   const raw: string[][] = [];
   const lines: string[][] = [];
@@ -338,8 +390,10 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   // state codes: prefer a known code when it is not much less likely than what was read
   const stateSpans: Pos[][] = [span(0, 2, 4)];
   if (format === 'TD1') stateSpans.push(span(1, 15, 17));
-  else stateSpans.push(span(1, 10, 12));
+  else if (!french) stateSpans.push(span(1, 10, 12));
   let knownStates = 0;
+  /** Positions of a state code that is on no list after all (a misreading the list could not repair). */
+  const unknownCode = new Set<string>();
   for (const sp of stateSpans) {
     const read = sp.map(([l, i]) => lines[l][i]).join('');
     if (KNOWN_STATES.has(read)) {
@@ -368,14 +422,17 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
         best = code;
       }
     }
-    if (best && base - bestLp < 6) {
+    // the code list repairs only to characters the glyph model gives a real probability (as REPAIR_MIN_P for check
+    // digits): `UYS` becomes `MYS` when the M has 10 % or more; otherwise the code stays as read, marked unsure
+    const real = best !== null && sp.every(([l, i], k) => lines[l][i] === best![k] || probs[l][i][ALPHABET.indexOf(best![k])] >= REPAIR_MIN_P);
+    if (best && base - bestLp < 6 && real) {
       sp.forEach(([l, i], k) => (lines[l][i] = best![k]));
       knownStates++;
-    }
+    } else for (const [l, i] of sp) unknownCode.add(`${l}:${i}`);
   }
   // issuing state and nationality are usually the same: one hesitant character is aligned with the other code
   const [sa, sb] = stateSpans;
-  const diffs = [0, 1, 2].filter((k) => lines[sa[k][0]][sa[k][1]] !== lines[sb[k][0]][sb[k][1]]);
+  const diffs = sb ? [0, 1, 2].filter((k) => lines[sa[k][0]][sa[k][1]] !== lines[sb[k][0]][sb[k][1]]) : [];
   if (diffs.length === 1) {
     const k = diffs[0];
     const pa = probs[sa[k][0]][sa[k][1]];
@@ -393,8 +450,9 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   const defs = checkDefs(format);
   const passedRaw = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const byCheck = new Map<string, CheckDef>();
+  const classes = classesOf(format);
   for (const c of [...defs.individual, ...(defs.composite ? [defs.composite] : [])]) {
-    for (const pos of repairCheck(lines, probs, allowed, c)) byCheck.set(`${pos[0]}:${pos[1]}`, c);
+    for (const pos of repairCheck(lines, probs, allowed, classes, c)) byCheck.set(`${pos[0]}:${pos[1]}`, c);
   }
   const passed = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const text = lines.map((l) => l.join(''));
@@ -404,15 +462,23 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   // sure `0`); the rest of the mass is not redistributed (a half-covered digit read 56 % `7` and 40 % letters is not
   // a sure `7`); the letter/digit context of number fields is a heuristic and does not count. A character changed by
   // a check-digit repair: its probability given that the field agrees with its check digit (repairedConfidence).
-  const classes = layout.lines.map((cl) => Array.from(cl, (k) => (k === '?' ? layout.first : CLASS[k])));
+  const codeConf = new Map<string, number>();
+  for (const sp of stateSpans) {
+    const code = sp.map(([l, i]) => lines[l][i]).join('');
+    if (KNOWN_STATES.has(code)) codePosterior(probs, sp, code).forEach((q, k) => codeConf.set(`${sp[k][0]}:${sp[k][1]}`, q));
+  }
   const conf = lines.map((l, li) =>
     l.map((ch, i) => {
       if (ch !== raw[li][i]) repaired++;
       const def = byCheck.get(`${li}:${i}`);
       if (def) return Number(repairedConfidence(probs, classes, def, [li, i], ch).toFixed(4));
+      const known = codeConf.get(`${li}:${i}`);
+      if (known !== undefined) return Number(known.toFixed(4));
       const p = probs[li][i];
       let q = p[ALPHABET.indexOf(ch)];
       for (const x of TWINS[ch] ?? '') if (!classes[li][i].includes(x)) q += p[ALPHABET.indexOf(x)];
+      // a state code on no list: its characters are not trusted beyond an even chance
+      if (unknownCode.has(`${li}:${i}`)) q = Math.min(q, UNKNOWN_CODE_CONFIDENCE);
       return Number(Math.min(1, q).toFixed(4));
     }),
   );
@@ -420,12 +486,14 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   const meanConf = sumConf / count;
   // plausibility gate
   const reasons: string[] = [];
-  const l2 = format === 'TD1' ? text[1] : text[1];
-  const [birth, sex, expiry] = format === 'TD1' ? [l2.slice(0, 6), l2[7], l2.slice(8, 14)] : [l2.slice(13, 19), l2[20], l2.slice(21, 27)];
+  const l2 = text[1];
+  const [birth, sex, expiry] = format === 'TD1' ? [l2.slice(0, 6), l2[7], l2.slice(8, 14)] : french ? [l2.slice(27, 33), l2[34], null] : [l2.slice(13, 19), l2[20], l2.slice(21, 27)];
   if (!plausibleDate(birth)) reasons.push('birth_date');
-  if (!plausibleDate(expiry)) reasons.push('expiry_date');
-  if (!'MFX<'.includes(sex)) reasons.push('sex');
-  const names = format === 'TD1' ? text[2] : text[0].slice(5);
+  if (expiry !== null && !plausibleDate(expiry)) reasons.push('expiry_date');
+  // the French card has no expiry date; its number starts with the issue year and month
+  if (french && !plausibleDate(l2.slice(0, 4) + '01')) reasons.push('issue_date');
+  if (!(french ? 'MF' : 'MFX<').includes(sex)) reasons.push('sex');
+  const names = format === 'TD1' ? text[2] : french ? text[0].slice(5, 30) + '<<' + text[1].slice(13, 27) : text[0].slice(5);
   if ((names.match(/[A-Z]/g) ?? []).length < 2 || !names.includes('<')) reasons.push('names');
   // two check digits that pass (one of them as read), or one for a confident read with a known state code (some
   // specimens and real cards are printed with wrong check digits)
@@ -433,6 +501,8 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   if (meanConf < 0.5) reasons.push('confidence');
   // the document code decides between formats of the same size (P for TD3, V for MRV): it must have been read so
   if (probs[0][0][ALPHABET.indexOf(text[0][0])] < 0.05) reasons.push('document_code');
+  // a fixed prefix (IDFRA) must have been read so too: another 2 x 36 zone forced into it is not this format
+  if (layout.prefix && Array.from(layout.prefix).some((ch, i) => probs[0][i][ALPHABET.indexOf(ch)] < 0.05)) reasons.push('document_code');
   const gate = reasons.length === 0;
   // likelihood of the final text (a format that forces an unlikely character, e.g. V for a P, pays for it)
   let sumLn = 0;

@@ -1,5 +1,5 @@
 /**
- * Offline MRZ reader (TD1, TD2, TD3, MRV-A, MRV-B) for live mode: locate the zone in any of the 4 orientations,
+ * Offline MRZ reader (TD1, TD2, TD3, MRV-A, MRV-B, French identity card 1988-2021) for live mode: locate the zone in any of the 4 orientations,
  * deskew, cut each line on the format's character grid, classify the cells with our own OCR-B glyph model
  * (model.json, see PROVENANCE.md), repair confusions with the position classes and the check digits, and gate out
  * anything that is not plausibly an MRZ. Pure JS (no native code, no network, no files written); the model loads
@@ -28,7 +28,7 @@ export interface Hypothesis {
   zone: number;
 }
 
-const FORMATS: Record<number, MrzFormat[]> = { 30: ['TD1'], 36: ['TD2', 'MRVB'], 44: ['TD3', 'MRVA'] };
+const FORMATS: Record<number, MrzFormat[]> = { 30: ['TD1'], 36: ['TD2', 'MRVB', 'FRENCH_NATIONAL_ID'], 44: ['TD3', 'MRVA'] };
 
 function readLines(img: Grey, geoms: LineGeom[]): Float32Array[][] {
   const m = model();
@@ -62,6 +62,21 @@ function meanGrey(img: Grey): number {
   return mean / Math.ceil(img.d.length / 7);
 }
 
+/**
+ * The lines of a zone are printed on one grid: same left edge, same pitch. A line fitted on its own may start a cell
+ * early or late (a pattern or a mark beside it taken for a glyph, the last filler too faint); when the lines disagree
+ * by more than 0.4 of a cell, each line's grid is also tried on all of them (read as further hypotheses; the
+ * likeliest reading wins). None when they already agree.
+ */
+function aligned(geoms: LineGeom[]): LineGeom[][] {
+  const along = (g: LineGeom) => (g.ox - geoms[0].ox) * g.ux + (g.oy - geoms[0].oy) * g.uy;
+  const a = geoms.map(along);
+  if (Math.max(...a) - Math.min(...a) <= 0.4 * geoms[0].pitch) return [];
+  return geoms.map((ref, j) =>
+    geoms.map((g, i) => (i === j ? g : { ...g, ox: g.ox + (a[j] - a[i]) * g.ux, oy: g.oy + (a[j] - a[i]) * g.uy, pitch: ref.pitch })),
+  );
+}
+
 /** Read one zone candidate: every band set, grid size, direction and format; appends to `out`. */
 function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hypothesis[]): void {
   const strip = zoneStrip(img, z, mean);
@@ -69,14 +84,21 @@ function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hy
     let done = false;
     const ns = set.length === 3 ? [30] : [44, 36];
     for (const n of ns) {
-      const fwd = set.map((b) => fitGrid(strip, b, n));
-      for (const geoms of [fwd, fwd.map(flipGeom).reverse()]) {
-        const probs = readLines(img, geoms);
-        for (const f of FORMATS[n]) {
-          const d = decode(f, probs);
-          out.push({ d, geoms, probs, zone: zi });
-          if (d.gate && d.valid) done = true;
+      const own = set.map((b) => fitGrid(strip, b, n));
+      const first = out.length;
+      for (const fwd of [own, ...aligned(own)]) {
+        // the other grids only when the lines' own grids gave nothing that passes the gate but something close to it
+        // (text that is no MRZ, a receipt's lines, is not read three more times)
+        if (fwd !== own && (out.slice(first).some((h) => h.d.gate) || !out.slice(first).some(nearGate))) break;
+        for (const geoms of [fwd, fwd.map(flipGeom).reverse()]) {
+          const probs = readLines(img, geoms);
+          for (const f of FORMATS[n]) {
+            const d = decode(f, probs);
+            out.push({ d, geoms, probs, zone: zi });
+            if (d.gate && d.valid) done = true;
+          }
         }
+        if (done) break;
       }
     }
     if (done) break;
@@ -156,22 +178,65 @@ function refineBands(img: Grey, h: Hypothesis): Hypothesis {
 
 const byScore = (a: Hypothesis, b: Hypothesis) => b.d.score - a.d.score;
 
+/**
+ * Below this mean grey an image may be a negative (light print on dark: some infrared and ultraviolet captures, a
+ * scanner's inverted output): when nothing was found, it is searched again inverted. Light images are not (a page
+ * without a zone would pay for a second search for nothing).
+ */
+const DARK_MEAN = 110;
+
+/** The image with its grey levels inverted (same geometry: boxes and lines stay valid). */
+function inverted(img: Grey): Grey {
+  const d = new Float32Array(img.d.length);
+  for (let i = 0; i < d.length; i++) d[i] = 255 - img.d[i];
+  return { w: img.w, h: img.h, d };
+}
+
+/** One search of an image: zones at LOCATE_SIDE, then at twice that for large images where nothing was found. */
+function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }): Generator<void> {
+  const mean = meanGrey(img);
+  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
+    // second pass at double resolution only for large images where nothing was found (a small document far away)
+    if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || hyps.some((h) => h.d.gate))) break;
+    for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES)) {
+      yield;
+      readZone(img, z, zi.n++, mean, hyps);
+    }
+  }
+}
+
+/** The images to search in turn: the image, then (dark images, nothing found) its negative. */
+function* searches(img: Grey, hyps: Hypothesis[]): Generator<void, Grey> {
+  const zi = { n: 0 };
+  yield* searchSteps(img, hyps, zi);
+  if (hyps.some((h) => h.d.gate) || meanGrey(img) >= DARK_MEAN) return img;
+  const neg = inverted(img);
+  const found: Hypothesis[] = [];
+  yield* searchSteps(neg, found, zi);
+  if (!found.some((h) => h.d.gate)) return img;
+  hyps.length = 0;
+  hyps.push(...found);
+  return neg;
+}
+
 /** Read every hypothesis of the image; best first (synchronous; for tools and tests). */
 export function readHypotheses(img: Grey): Hypothesis[] {
-  const mean = meanGrey(img);
   const out: Hypothesis[] = [];
-  let zi = 0;
-  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
-    if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || out.some((h) => h.d.gate))) break;
-    for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES)) readZone(img, z, zi++, mean, out);
-  }
-  return finish(img, out);
+  const it = searches(img, out);
+  let step = it.next();
+  while (!step.done) step = it.next();
+  return finish(step.value, out);
 }
+
+/** Gated out for at most two reasons, none of them a low mean confidence: worth re-measuring the bands of. */
+const nearGate = (h: Hypothesis) => h.d.gateReasons.length <= 2 && !h.d.gateReasons.includes('confidence');
 
 /** Best first, the leading gated readings with their bands re-measured. */
 function finish(img: Grey, hyps: Hypothesis[]): Hypothesis[] {
   hyps.sort(byScore);
-  for (let i = 0; i < Math.min(3, hyps.length); i++) if (hyps[i].d.gate) hyps[i] = refineBands(img, hyps[i]);
+  // the leading readings, also those gated out near the gate: a name line of fillers may have pulled the band off
+  // the letters so far that the letters were misread and the gate failed (a French 1988 card whose surname is short)
+  for (let i = 0; i < Math.min(3, hyps.length); i++) if (hyps[i].d.gate || nearGate(hyps[i])) hyps[i] = refineBands(img, hyps[i]);
   return hyps.sort(byScore);
 }
 
@@ -180,20 +245,16 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Find and read the MRZ of a page image; null when there is no plausible MRZ. */
 export async function readMrz(image: PageImage): Promise<MrzReading | null> {
-  const img = greyFrom(image.grey, image.width, image.height);
-  const mean = meanGrey(img);
+  const grey = greyFrom(image.grey, image.width, image.height);
   await yieldToLoop();
   const hyps: Hypothesis[] = [];
-  let zi = 0;
-  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
-    // second pass at double resolution only for large images where nothing was found (a small document far away)
-    if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || hyps.some((h) => h.d.gate))) break;
-    const zones = secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES);
-    for (const z of zones) {
-      await yieldToLoop();
-      readZone(img, z, zi++, mean, hyps);
-    }
+  const it = searches(grey, hyps);
+  let step = it.next();
+  while (!step.done) {
+    await yieldToLoop();
+    step = it.next();
   }
+  const img = step.value;
   finish(img, hyps);
   const best = hyps[0];
   if (!best || !best.d.gate) return null;

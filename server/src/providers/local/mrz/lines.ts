@@ -252,28 +252,42 @@ function extent(col: Float32Array, cap: number): [number, number] | null {
   return best ? [best[0], best[1]] : null;
 }
 
-/** Sets of 2 or 3 consecutive bands that look like an MRZ: same cap, aligned ends, regular spacing. */
+/**
+ * Sets of 2 or 3 bands that look like an MRZ: same cap, aligned ends, regular spacing. Not necessarily consecutive:
+ * a band of another cap height between two lines (the microtext rule printed between the lines of German and Danish
+ * passports) is passed over.
+ */
 export function bandSets(strip: Strip): Band[][] {
   // only bands long enough to be an MRZ line (a 30-character line is about 30 cap heights long)
   const b = strip.bands.filter((x) => x.right - x.left >= 12 * (x.bottom - x.top + 1));
   const out: Array<{ set: Band[]; score: number }> = [];
-  for (let s = 0; s < b.length; s++) {
-    for (const m of [2, 3]) {
-      if (s + m > b.length) continue;
-      const set = b.slice(s, s + m);
-      const caps = set.map((x) => x.bottom - x.top + 1);
-      const cap = median(caps);
-      if (Math.min(...caps) < 0.6 * cap || Math.max(...caps) > 1.6 * cap) continue;
-      const lens = set.map((x) => x.right - x.left);
-      if (Math.min(...lens) < 10 * cap) continue;
-      let ok = true;
-      for (let i = 1; i < m; i++) {
-        const gap = set[i].cy - set[i - 1].cy;
-        if (gap < 1.1 * cap || gap > 3 * cap) ok = false;
-        if (Math.abs(set[i].left - set[0].left) > 1.5 * cap || Math.abs(set[i].right - set[0].right) > 1.5 * cap) ok = false;
-      }
-      if (!ok) continue;
-      out.push({ set, score: lens.reduce((x, y) => x + y, 0) / m + m });
+  const consider = (set: Band[]) => {
+    const m = set.length;
+    const caps = set.map((x) => x.bottom - x.top + 1);
+    const cap = median(caps);
+    if (Math.min(...caps) < 0.6 * cap || Math.max(...caps) > 1.6 * cap) return;
+    const lens = set.map((x) => x.right - x.left);
+    if (Math.min(...lens) < 10 * cap) return;
+    const gaps: number[] = [];
+    for (let i = 1; i < m; i++) {
+      const gap = set[i].cy - set[i - 1].cy;
+      if (gap < 1.1 * cap || gap > 3 * cap) return;
+      if (Math.abs(set[i].left - set[0].left) > 1.5 * cap || Math.abs(set[i].right - set[0].right) > 1.5 * cap) return;
+      gaps.push(gap);
+    }
+    if (m === 3 && Math.abs(gaps[0] - gaps[1]) > 0.3 * Math.max(...gaps)) return;
+    // a band skipped between two members must be of another size (a rule, microtext), not a text line of this cap
+    for (const o of b) {
+      if (set.includes(o) || o.cy < set[0].cy || o.cy > set[m - 1].cy) continue;
+      const oc = o.bottom - o.top + 1;
+      if (oc >= 0.6 * cap && oc <= 1.6 * cap) return;
+    }
+    out.push({ set, score: lens.reduce((x, y) => x + y, 0) / m + m });
+  };
+  for (let i = 0; i < b.length; i++) {
+    for (let j = i + 1; j < b.length; j++) {
+      consider([b[i], b[j]]);
+      for (let k = j + 1; k < b.length; k++) consider([b[i], b[j], b[k]]);
     }
   }
   out.sort((x, y) => y.score - x.score);

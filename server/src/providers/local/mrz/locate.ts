@@ -91,13 +91,37 @@ function centre(z: ZoneCandidate): { x: number; y: number } {
   return { x: x / z.lines.length, y: y / z.lines.length };
 }
 
+/**
+ * A worn or faded scan (print and paper a few dozen grey levels apart) is stretched to the full range before the
+ * top-hat, so that its strokes clear the mask's fixed floor; an image of normal contrast is left as it is.
+ */
+function stretched(img: Grey): Grey {
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < img.d.length; i++) hist[Math.max(0, Math.min(255, Math.round(img.d[i])))]++;
+  const at = (q: number) => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) if ((acc += hist[v]) >= q * img.d.length) return v;
+    return 255;
+  };
+  const lo = at(0.01);
+  const hi = at(0.99);
+  if (hi - lo >= LOW_CONTRAST || hi <= lo) return img;
+  const k = 255 / (hi - lo);
+  const d = new Float32Array(img.d.length);
+  for (let i = 0; i < d.length; i++) d[i] = Math.max(0, Math.min(255, (img.d[i] - lo) * k));
+  return { w: img.w, h: img.h, d };
+}
+
+/** Range of grey (1st to 99th percentile) under which the locator stretches the contrast. */
+const LOW_CONTRAST = 80;
+
 /** Zone candidates, best first. */
 export function locateZones(img: Grey, locateSide = LOCATE_SIDE): ZoneCandidate[] {
   const side = Math.max(img.w, img.h);
   const scale = locateSide / side;
   const w = Math.max(8, Math.round(img.w * scale));
   const h = Math.max(8, Math.round(img.h * scale));
-  const small = resize(img, w, h);
+  const small = stretched(resize(img, w, h));
   const bh = blackTopHat(small, 7);
   const thr = Math.max(16, otsu(bh));
   const mask = new Uint8Array(w * h);
