@@ -40,8 +40,8 @@ export interface Config {
   /** tesseract languages of page OCR. */
   ocrLanguages: OcrLanguage[];
   /**
-   * COTEJO_OCR_ENGINE (docs/live-mode.md, "Page OCR engines"): `auto` (default: PP-OCR on photos, tesseract on
-   * scanned PDF pages), `paddle` (PP-OCRv4 through ONNX Runtime everywhere) or `tesseract` (tesseract.js everywhere).
+   * COTEJO_OCR_ENGINE (docs/live-mode.md, "Page OCR engines"): `auto` (default: PP-OCR on upright photos, tesseract
+   * on landscape ones and on scanned PDF pages), `paddle` (PP-OCRv4 through ONNX Runtime everywhere) or `tesseract`.
    */
   ocrEngine: OcrEngineSetting;
   /** Live readings run at once in this process; more wait their turn (memory and CPU are bounded by it). */

@@ -107,11 +107,14 @@ describe('PP-OCR pieces', () => {
     ]);
   });
 
-  it('COTEJO_OCR_ENGINE=auto reads photos with PP-OCR and rendered PDF pages with tesseract; a named engine reads everything', () => {
-    expect(ocrEngineFor('auto', 'image/jpeg')).toBe('paddle');
-    expect(ocrEngineFor('auto', 'image/heic')).toBe('paddle');
-    expect(ocrEngineFor('auto', 'application/pdf')).toBe('tesseract');
-    expect(ocrEngineFor('paddle', 'application/pdf')).toBe('paddle');
-    expect(ocrEngineFor('tesseract', 'image/png')).toBe('tesseract');
+  it('COTEJO_OCR_ENGINE=auto reads upright photos with PP-OCR, landscape ones and rendered PDF pages with tesseract; a named engine reads everything', () => {
+    const receipt = { width: 900, height: 2000 };
+    const card = { width: 1000, height: 630 };
+    expect(ocrEngineFor('auto', 'image/jpeg', receipt)).toBe('paddle');
+    expect(ocrEngineFor('auto', 'image/heic', { width: 1000, height: 1000 })).toBe('paddle');
+    expect(ocrEngineFor('auto', 'image/png', card)).toBe('tesseract');
+    expect(ocrEngineFor('auto', 'application/pdf', receipt)).toBe('tesseract');
+    expect(ocrEngineFor('paddle', 'application/pdf', card)).toBe('paddle');
+    expect(ocrEngineFor('tesseract', 'image/png', receipt)).toBe('tesseract');
   });
 });

@@ -197,7 +197,7 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     if (quality) page.warnings.push(...quality.warnings);
     // No zone to read: the page's text is what classifies it (and what the rules extract from).
     if (!page.mrz && !page.pdf417 && on('ocr')) {
-      const engine = ocrEngineFor(opts.ocrEngine ?? 'auto', input.mime);
+      const engine = ocrEngineFor(opts.ocrEngine ?? 'auto', input.mime, image);
       const lines = await run('ocr', BUDGET_MS.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, engine }));
       used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
       if (lines) {
@@ -211,13 +211,16 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
 }
 
 /**
- * The page OCR engine for one input (docs/live-mode.md, "Page OCR engines"): `auto` reads photos and image scans
- * with PP-OCR (bench/results/ocr-engines.md: more of their values read, in less time) and PDF pages rendered
- * without a text layer with tesseract.
+ * The page OCR engine for one page (docs/live-mode.md, "Page OCR engines"). `auto`: PP-OCR for upright photos and
+ * image scans (receipts, invoice pages: bench/results/ocr-engines.md, more of their values read, in less time);
+ * tesseract for landscape images (ID cards: the ID-front rules find `CITY, ST 12345` and label-value pairs by the
+ * spaces tesseract keeps and PP-OCR's `ch` recogniser drops on small card text) and for PDF pages rendered without a
+ * text layer (clean renders: tesseract reads them as well, faster).
  */
-export function ocrEngineFor(setting: OcrEngineSetting, mime: string): 'paddle' | 'tesseract' {
+export function ocrEngineFor(setting: OcrEngineSetting, mime: string, page: { width: number; height: number }): 'paddle' | 'tesseract' {
   if (setting !== 'auto') return setting;
-  return mime === 'application/pdf' ? 'tesseract' : 'paddle';
+  if (mime === 'application/pdf') return 'tesseract';
+  return page.height >= page.width ? 'paddle' : 'tesseract';
 }
 
 /** What the identity evidence (MRZ, barcode) says, from the page that carries the clearest one. */
