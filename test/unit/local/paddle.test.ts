@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage, shrinkPage } from '../../../server/src/providers/local/image.ts';
@@ -10,6 +12,7 @@ import type { PageImage, TextLine } from '../../../server/src/providers/local/ty
 const INVOICE = path.resolve('../shared/testdata/documents/invoices/invoice2data/SammyMaystoneLinesTest.png');
 /** A till receipt photo of the development set's `tune` split. */
 const RECEIPT = path.resolve('../shared/testdata/documents-dev/receipts/SROIE__001.jpg');
+const NODE = path.resolve('node_modules/.bin/node');
 
 const inside = (inner: number[], outer: number[], slack = 0.002) =>
   inner[0] >= outer[0] - slack && inner[1] >= outer[1] - slack && inner[2] <= outer[2] + slack && inner[3] <= outer[3] + slack;
@@ -91,6 +94,36 @@ describe('ocrPage with the PP-OCR engine (onnxruntime, models from the npm packa
     expect(again.map((l) => l.text).join('\n')).toContain('invoice_number_1');
     expect(paddleStats()).toEqual({ loaded: true, pending: 0 });
   });
+});
+
+describe('the PP-OCR engine offline', () => {
+  it('reads with no network at all and an empty working directory (child process in a network namespace)', () => {
+    const probe = spawnSync('unshare', ['-rn', 'true']);
+    if (probe.status !== 0) {
+      console.warn('unshare -rn not available here: network isolation not tested (the models are read from node_modules)');
+      return;
+    }
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-paddle-cwd-'));
+    try {
+      const root = process.cwd();
+      const code = `
+        import fs from 'node:fs';
+        import { decodeImage } from '${root}/server/src/providers/local/image.ts';
+        import { ocrPage, terminateOcr } from '${root}/server/src/providers/local/ocr.ts';
+        const img = await decodeImage(fs.readFileSync('${INVOICE}'), 'image/png');
+        const lines = await ocrPage(img, { engine: 'paddle', timeoutMs: 100000 });
+        await terminateOcr();
+        console.log(JSON.stringify(lines.map((l) => l.text)));
+      `;
+      const run = spawnSync('unshare', ['-rn', NODE, '--input-type=module', '-e', code], { cwd, encoding: 'utf8', timeout: 110_000 });
+      expect(run.status, run.stderr).toBe(0);
+      const texts = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as string[];
+      expect(texts.join('\n')).toContain('invoice_number_1');
+      expect(fs.readdirSync(cwd)).toEqual([]);
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('PP-OCR pieces', () => {
