@@ -80,7 +80,7 @@ const family = (t: string) => (isInvoiceType(t) ? 'invoice' : RECEIPT_TYPES.has(
 // ---------------------------------------------------------------- reading
 
 const config = loadConfig(); // the COTEJO_* variables apply, as in the server
-const provider = createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, concurrency: 1, logger: createLogger('silent') })!;
+const provider = createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, ocrEngine: config.ocrEngine, concurrency: 1, logger: createLogger('silent') })!;
 
 /** What the scoring and the report use of a reading (what --save keeps). */
 type Kept = Pick<Reading, 'document' | 'fields' | 'providers'>;

@@ -39,6 +39,11 @@ export interface Config {
   liveReaders: ReadonlySet<LocalReaderName>;
   /** tesseract languages of page OCR. */
   ocrLanguages: OcrLanguage[];
+  /**
+   * COTEJO_OCR_ENGINE (docs/live-mode.md, "Page OCR engines"): `auto` (default: PP-OCR on upright photos, tesseract
+   * on landscape ones and on scanned PDF pages), `paddle` (PP-OCRv4 through ONNX Runtime everywhere) or `tesseract`.
+   */
+  ocrEngine: OcrEngineSetting;
   /** Live readings run at once in this process; more wait their turn (memory and CPU are bounded by it). */
   readingConcurrency: number;
   /** Requests per second one client address may make to the public routes (the catalogue, /openapi.json...). */
@@ -191,6 +196,8 @@ export const LOCAL_READERS = ['mrz', 'pdf417', 'text', 'ocr'] as const;
 export type LocalReaderName = (typeof LOCAL_READERS)[number];
 export const OCR_LANGUAGES = ['eng', 'spa', 'fra', 'por'] as const;
 export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
+export const OCR_ENGINES = ['auto', 'paddle', 'tesseract'] as const;
+export type OcrEngineSetting = (typeof OCR_ENGINES)[number];
 
 /** A comma-separated list of allowed names; `none` is the empty list. */
 function parseList<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], problems: string[]): T[] {
@@ -313,6 +320,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const liveReaders = new Set(parseList('COTEJO_LIVE_READERS', env.COTEJO_LIVE_READERS, LOCAL_READERS, problems));
   const ocrLanguages = parseList('COTEJO_OCR_LANGUAGES', env.COTEJO_OCR_LANGUAGES, OCR_LANGUAGES, problems);
   if (liveReaders.has('ocr') && ocrLanguages.length === 0) problems.push('COTEJO_OCR_LANGUAGES cannot be "none" while COTEJO_LIVE_READERS includes ocr');
+  let ocrEngine: OcrEngineSetting = 'auto';
+  const engine = env.COTEJO_OCR_ENGINE?.trim().toLowerCase() ?? '';
+  if ((OCR_ENGINES as readonly string[]).includes(engine)) ocrEngine = engine as OcrEngineSetting;
+  else if (engine !== '') problems.push(`COTEJO_OCR_ENGINE must be auto, paddle or tesseract (got "${(env.COTEJO_OCR_ENGINE ?? '').slice(0, 60)}")`);
   let readingConcurrency = 2;
   if (env.COTEJO_READING_CONCURRENCY !== undefined && env.COTEJO_READING_CONCURRENCY !== '') {
     readingConcurrency = Number(env.COTEJO_READING_CONCURRENCY);
@@ -348,7 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const retention = loadRetention(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { port, host, dataDir, databaseUrl, baseUrl, baseUrlConfigured, firstAccountName, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, trustedListsUrl, trustedListsTerritories, trustedListsRefreshMs, revocationCheck, liveReaders, ocrLanguages, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker, retention };
+  return { port, host, dataDir, databaseUrl, baseUrl, baseUrlConfigured, firstAccountName, allowPrivateUrls, logLevel, signingSecret, trustDir, trustedListsDir, trustedListsUrl, trustedListsTerritories, trustedListsRefreshMs, revocationCheck, liveReaders, ocrLanguages, ocrEngine, readingConcurrency, publicRateLimitPerSecond, rateLimitStore, trustProxy, metricsToken, mistral, smtp, mailFrom, s3, worker, retention };
 }
 
 export const DEFAULT_TRUSTED_LISTS_URL = 'https://ec.europa.eu/tools/lotl/eu-lotl.xml';

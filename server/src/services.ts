@@ -62,7 +62,7 @@ export async function openServices(
     providers: {
       test: testModeProvider,
       live: createLiveProvider({
-        local: createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, concurrency: config.readingConcurrency, logger }),
+        local: createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, ocrEngine: config.ocrEngine, concurrency: config.readingConcurrency, logger }),
         mistral: config.mistral ? createMistralClient(config.mistral) : null,
         logger,
       }),

@@ -122,6 +122,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('page OCR engine: auto by default; paddle or tesseract when COTEJO_OCR_ENGINE says so; anything else refused', () => {
+    expect(loadConfig({}).ocrEngine).toBe('auto');
+    expect(loadConfig({ COTEJO_OCR_ENGINE: ' Paddle ' }).ocrEngine).toBe('paddle');
+    expect(loadConfig({ COTEJO_OCR_ENGINE: 'tesseract' }).ocrEngine).toBe('tesseract');
+    expect(loadConfig({ COTEJO_OCR_ENGINE: '' }).ocrEngine).toBe('auto');
+    for (const v of ['easyocr', 'on', 'paddle,tesseract']) expect(() => loadConfig({ COTEJO_OCR_ENGINE: v }), v).toThrow(/COTEJO_OCR_ENGINE must be auto, paddle or tesseract/);
+  });
+
   it('the public routes allow 1,000 requests a second per address unless COTEJO_PUBLIC_RATE_LIMIT says otherwise', () => {
     expect(loadConfig({}).publicRateLimitPerSecond).toBe(1000);
     expect(loadConfig({ COTEJO_PUBLIC_RATE_LIMIT: '20' }).publicRateLimitPerSecond).toBe(20);

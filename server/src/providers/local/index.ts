@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { getEntry, FIELD_DICTIONARY, type CatalogueEntry } from '../../catalogue/index.ts';
 import { isTwoSided } from '../../catalogue/sides.ts';
-import type { LocalReaderName, OcrLanguage } from '../../config.ts';
+import type { LocalReaderName, OcrEngineSetting, OcrLanguage } from '../../config.ts';
 import { t } from '../../domain/analysis/messages.ts';
 import type { Provider, ReadField, ReadInput, Reading, Warning } from '../types.ts';
 import { readingFromAamva, readingFromMrz, type Candidate, type IdEvidenceReading } from './id-documents.ts';
@@ -71,6 +71,7 @@ function describe(m: Modules, languages: readonly string[]): Record<string, Prov
     pdfText: { name: 'local-pdf-text', region: 'local', role: 'local', model: 'pdf.js' },
     xml: { name: 'local-invoice-xml', region: 'local', role: 'local', model: 'CII/UBL' },
     ocr: { name: 'local-ocr', region: 'local', role: 'local', model: `tesseract 5 lstm (${languages.join('+')})` },
+    ocrPaddle: { name: 'local-ocr', region: 'local', role: 'local', model: m.PADDLE_MODEL },
     rules: { name: 'local-rules', region: 'local', role: 'local', model: 'cotejo-rules-1' },
   };
 }
@@ -78,6 +79,8 @@ function describe(m: Modules, languages: readonly string[]): Record<string, Prov
 export interface LocalProviderOptions {
   readers: ReadonlySet<LocalReaderName>;
   ocrLanguages: OcrLanguage[];
+  /** Page OCR engine (`COTEJO_OCR_ENGINE`); default `auto`. */
+  ocrEngine?: OcrEngineSetting;
   concurrency: number;
   logger: Logger;
 }
@@ -194,8 +197,9 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     if (quality) page.warnings.push(...quality.warnings);
     // No zone to read: the page's text is what classifies it (and what the rules extract from).
     if (!page.mrz && !page.pdf417 && on('ocr')) {
-      const lines = await run('ocr', BUDGET_MS.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId }));
-      used.set('ocr', R.ocr);
+      const engine = ocrEngineFor(opts.ocrEngine ?? 'auto', input.mime, image);
+      const lines = await run('ocr', BUDGET_MS.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, engine }));
+      used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
       if (lines) {
         page.lines = lines;
         ev.lines.push(...lines);
@@ -204,6 +208,19 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     ev.pages.push(page);
   }
   return ev;
+}
+
+/**
+ * The page OCR engine for one page (docs/live-mode.md, "Page OCR engines"). `auto`: PP-OCR for upright photos and
+ * image scans (receipts, invoice pages: bench/results/ocr-engines.md, more of their values read, in less time);
+ * tesseract for landscape images (ID cards: the ID-front rules find `CITY, ST 12345` and label-value pairs by the
+ * spaces tesseract keeps and PP-OCR's `ch` recogniser drops on small card text) and for PDF pages rendered without a
+ * text layer (clean renders: tesseract reads them as well, faster).
+ */
+export function ocrEngineFor(setting: OcrEngineSetting, mime: string, page: { width: number; height: number }): 'paddle' | 'tesseract' {
+  if (setting !== 'auto') return setting;
+  if (mime === 'application/pdf') return 'tesseract';
+  return page.height >= page.width ? 'paddle' : 'tesseract';
 }
 
 /** What the identity evidence (MRZ, barcode) says, from the page that carries the clearest one. */

@@ -43,7 +43,17 @@ export interface OcrOptions {
   signal?: AbortSignal;
   /** Fairness key (e.g. the analysis id): the queue serves groups in turn. Default: each call its own group. */
   group?: string;
+  /**
+   * `tesseract` (default: tesseract.js, this module's pool) or `paddle` (PP-OCRv4 through ONNX Runtime, paddle.ts,
+   * loaded on first use; it reads Latin script whatever `languages` says).
+   */
+  engine?: OcrEngine;
 }
+
+export type OcrEngine = 'tesseract' | 'paddle';
+
+/** How `processing.providers` names the PP-OCR engine. */
+export const PADDLE_MODEL = 'PP-OCRv4 mobile det+rec (onnxruntime)';
 
 /** The page took longer than its budget; its worker was terminated. The reading goes on without this page's text. */
 export class OcrTimeoutError extends Error {
@@ -256,6 +266,16 @@ export function ocrPoolStats(): OcrPoolStats {
 export function ocrPage(image: PageImage, opts: OcrOptions = {}): Promise<TextLine[]> {
   const langs = normaliseLangs(opts.languages);
   if (opts.signal?.aborted) return Promise.reject(new OcrAbortedError());
+  if (opts.engine === 'paddle') {
+    return paddleModule().then((p) =>
+      p.paddlePage(image, {
+        timeoutMs: opts.timeoutMs ?? OCR_PAGE_BUDGET_MS,
+        signal: opts.signal,
+        timeoutError: () => new OcrTimeoutError(opts.timeoutMs ?? OCR_PAGE_BUDGET_MS),
+        abortError: () => new OcrAbortedError(),
+      }),
+    );
+  }
   return new Promise<TextLine[]>((resolve, reject) => {
     const job: Job = {
       image: toPgm(image),
@@ -401,8 +421,16 @@ async function run(slot: Slot, job: Job): Promise<void> {
   }
 }
 
-/** Terminates every worker (shutdown, tests). Queued jobs are rejected with `OcrAbortedError`. */
+/** The PP-OCR engine's module, imported on first use (it loads ONNX Runtime's native library). */
+let paddle: Promise<typeof import('./paddle.ts')> | undefined;
+function paddleModule(): Promise<typeof import('./paddle.ts')> {
+  paddle ??= import('./paddle.ts');
+  return paddle;
+}
+
+/** Terminates every worker and releases the PP-OCR engine (shutdown, tests). Queued jobs are rejected with `OcrAbortedError`. */
 export async function terminateOcr(): Promise<void> {
+  if (paddle) await (await paddle).releasePaddle();
   for (const q of queues.values()) for (const job of q) job.reject(new OcrAbortedError());
   queues.clear();
   order.length = 0;

@@ -1,0 +1,153 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeImage, shrinkPage } from '../../../server/src/providers/local/image.ts';
+import { ocrEngineFor } from '../../../server/src/providers/local/index.ts';
+import { OcrAbortedError, OcrTimeoutError, ocrPage, terminateOcr } from '../../../server/src/providers/local/ocr.ts';
+import { ctcDecode, paddleStats } from '../../../server/src/providers/local/paddle.ts';
+import type { PageImage, TextLine } from '../../../server/src/providers/local/types.ts';
+
+const INVOICE = path.resolve('../shared/testdata/documents/invoices/invoice2data/SammyMaystoneLinesTest.png');
+/** A till receipt photo of the development set's `tune` split. */
+const RECEIPT = path.resolve('../shared/testdata/documents-dev/receipts/SROIE__001.jpg');
+const NODE = path.resolve('node_modules/.bin/node');
+
+const inside = (inner: number[], outer: number[], slack = 0.002) =>
+  inner[0] >= outer[0] - slack && inner[1] >= outer[1] - slack && inner[2] <= outer[2] + slack && inner[3] <= outer[3] + slack;
+
+function wellFormed(lines: TextLine[]): void {
+  for (const l of lines) {
+    expect(l.page).toBe(1);
+    expect(l.confidence).toBeGreaterThanOrEqual(0);
+    expect(l.confidence).toBeLessThanOrEqual(1);
+    expect(l.bbox[0]).toBeLessThan(l.bbox[2]);
+    expect(l.bbox[1]).toBeLessThan(l.bbox[3]);
+    expect(l.text).toBe(l.words!.map((w) => w.text).join(' '));
+    for (const w of l.words!) {
+      expect(w.text).not.toMatch(/\s/);
+      expect(inside(w.bbox, l.bbox)).toBe(true);
+      expect(w.confidence).toBeGreaterThan(0);
+      expect(w.confidence).toBeLessThanOrEqual(1);
+    }
+  }
+  // Lines top to bottom.
+  for (let i = 1; i < lines.length; i++) expect(lines[i].bbox[1]).toBeGreaterThanOrEqual(lines[i - 1].bbox[1] - 0.01);
+}
+
+describe('ocrPage with the PP-OCR engine (onnxruntime, models from the npm package)', { timeout: 120_000 }, () => {
+  let invoice: PageImage;
+  let receipt: PageImage;
+  let invoiceLines: TextLine[];
+  let receiptLines: TextLine[];
+
+  beforeAll(async () => {
+    invoice = await decodeImage(fs.readFileSync(INVOICE), 'image/png');
+    receipt = await shrinkPage(await decodeImage(fs.readFileSync(RECEIPT), 'image/jpeg'), 2400);
+    invoiceLines = await ocrPage(invoice, { engine: 'paddle', timeoutMs: 100_000 });
+    receiptLines = await ocrPage(receipt, { engine: 'paddle', timeoutMs: 100_000 });
+  }, 240_000);
+
+  afterAll(async () => {
+    await terminateOcr();
+    expect(paddleStats()).toEqual({ loaded: false, pending: 0 });
+  });
+
+  it('reads the invoice: its number and the balance due on one line with the amount as its own word, right of the label', () => {
+    const all = invoiceLines.map((l) => l.text).join('\n');
+    expect(all).toContain('invoice_number_1');
+    const balance = invoiceLines.find((l) => /Balance Due/i.test(l.text));
+    expect(balance, all).toBeDefined();
+    const amount = balance!.words!.find((w) => w.text.endsWith('127.50'));
+    expect(amount, balance!.text).toBeDefined();
+    const label = balance!.words!.find((w) => /^Balance$/i.test(w.text))!;
+    expect(label).toBeDefined();
+    expect(amount!.bbox[0]).toBeGreaterThan(label.bbox[2]);
+    expect(amount!.bbox[0]).toBeGreaterThan(0.5);
+    expect(amount!.confidence).toBeGreaterThan(0.6);
+    wellFormed(invoiceLines);
+  });
+
+  it('reads the receipt photo: merchant, date, and the total with its amount on the same line', () => {
+    const all = receiptLines.map((l) => l.text).join('\n');
+    expect(all).toContain('INDAH GIFT');
+    expect(all).toContain('19/10/2018');
+    const total = receiptLines.find((l) => /^TOTAL AMT/i.test(l.text));
+    expect(total, all).toBeDefined();
+    expect(total!.words!.at(-1)!.text).toMatch(/^60\.3\d$/);
+    // Words the recogniser ran together are split where it left a gap: "JALAN DEDAP", not "JALANDEDAP".
+    expect(all).toMatch(/JALAN DEDAP/);
+    wellFormed(receiptLines);
+  });
+
+  it('honours the budget and the caller\'s signal, and reads the next page after either', async () => {
+    await expect(ocrPage(receipt, { engine: 'paddle', timeoutMs: 1 })).rejects.toBeInstanceOf(OcrTimeoutError);
+    const ctl = new AbortController();
+    const aborted = ocrPage(receipt, { engine: 'paddle', signal: ctl.signal, timeoutMs: 100_000 });
+    setTimeout(() => ctl.abort(), 20);
+    await expect(aborted).rejects.toBeInstanceOf(OcrAbortedError);
+    const before = new AbortController();
+    before.abort();
+    await expect(ocrPage(receipt, { engine: 'paddle', signal: before.signal })).rejects.toBeInstanceOf(OcrAbortedError);
+    const again = await ocrPage(invoice, { engine: 'paddle', timeoutMs: 100_000 });
+    expect(again.map((l) => l.text).join('\n')).toContain('invoice_number_1');
+    expect(paddleStats()).toEqual({ loaded: true, pending: 0 });
+  });
+});
+
+describe('the PP-OCR engine offline', () => {
+  it('reads with no network at all and an empty working directory (child process in a network namespace)', () => {
+    const probe = spawnSync('unshare', ['-rn', 'true']);
+    if (probe.status !== 0) {
+      console.warn('unshare -rn not available here: network isolation not tested (the models are read from node_modules)');
+      return;
+    }
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-paddle-cwd-'));
+    try {
+      const root = process.cwd();
+      const code = `
+        import fs from 'node:fs';
+        import { decodeImage } from '${root}/server/src/providers/local/image.ts';
+        import { ocrPage, terminateOcr } from '${root}/server/src/providers/local/ocr.ts';
+        const img = await decodeImage(fs.readFileSync('${INVOICE}'), 'image/png');
+        const lines = await ocrPage(img, { engine: 'paddle', timeoutMs: 100000 });
+        await terminateOcr();
+        console.log(JSON.stringify(lines.map((l) => l.text)));
+      `;
+      const run = spawnSync('unshare', ['-rn', NODE, '--input-type=module', '-e', code], { cwd, encoding: 'utf8', timeout: 110_000 });
+      expect(run.status, run.stderr).toBe(0);
+      const texts = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as string[];
+      expect(texts.join('\n')).toContain('invoice_number_1');
+      expect(fs.readdirSync(cwd)).toEqual([]);
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('PP-OCR pieces', () => {
+  it('CTC decoding merges repeats, drops blanks and keeps each character\'s first step', () => {
+    const dict = ['', 'A', 'B', ' '];
+    // steps: A A blank B B blank blank A
+    const best = [1, 1, 0, 2, 2, 0, 0, 1];
+    const logits = new Float32Array(best.length * dict.length);
+    best.forEach((c, t) => (logits[t * dict.length + c] = 0.9));
+    expect(ctcDecode(logits, best.length, dict.length, dict)).toEqual([
+      { text: 'A', step: 0, p: expect.closeTo(0.9, 5) },
+      { text: 'B', step: 3, p: expect.closeTo(0.9, 5) },
+      { text: 'A', step: 7, p: expect.closeTo(0.9, 5) },
+    ]);
+  });
+
+  it('COTEJO_OCR_ENGINE=auto reads upright photos with PP-OCR, landscape ones and rendered PDF pages with tesseract; a named engine reads everything', () => {
+    const receipt = { width: 900, height: 2000 };
+    const card = { width: 1000, height: 630 };
+    expect(ocrEngineFor('auto', 'image/jpeg', receipt)).toBe('paddle');
+    expect(ocrEngineFor('auto', 'image/heic', { width: 1000, height: 1000 })).toBe('paddle');
+    expect(ocrEngineFor('auto', 'image/png', card)).toBe('tesseract');
+    expect(ocrEngineFor('auto', 'application/pdf', receipt)).toBe('tesseract');
+    expect(ocrEngineFor('paddle', 'application/pdf', card)).toBe('paddle');
+    expect(ocrEngineFor('tesseract', 'image/png', receipt)).toBe('tesseract');
+  });
+});
