@@ -8,6 +8,7 @@ import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
 import { sweepGrowth } from './retention.ts';
+import { runOneDueEmail } from '../mail/queue.ts';
 import { deleteStaleRateLimitWindows } from '../http/rate-limit.ts';
 import { deleteStaleDashboardRows } from '../db/dashboard.ts';
 import { ADDRESS_WINDOW_MS, IDLE_MS } from '../web/dashboard/members.ts';
@@ -78,12 +79,14 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       }
     }
   })();
-  // Link emails too: a mail server that hangs (up to its time-outs) holds up neither analyses nor deliveries.
+  // Emails too (the shared outbox, and the link jobs that queue into it): a mail server that hangs (up to its
+  // time-outs) holds up neither analyses nor deliveries.
   const emails = (async () => {
     while (!stopping) {
       try {
         let worked = false;
         while (!stopping && (await runOneLinkEmailJob(s))) worked = true;
+        while (!stopping && (await runOneDueEmail(s))) worked = true;
         if (!worked) await new Promise((r) => setTimeout(r, pollMs));
       } catch (err) {
         if (!stopping) s.logger.error({ err }, 'link email loop error');
