@@ -82,9 +82,17 @@ export interface RetentionConfig {
   deliveriesPerEndpoint: number | null;
   /** COTEJO_RETENTION_EXPORTS: exports (file and row) this long after their URLs expired; orphan export files too. */
   expiredExportsMs: number | null;
+  /** COTEJO_RETENTION_EMAILS: emails of the shared outbox this long after they were sent or failed for good (never queued ones). */
+  emailsMs: number | null;
 }
 
-export const RETENTION_DEFAULTS: RetentionConfig = { finishedJobsMs: 7 * 24 * 3_600_000, eventsMs: 30 * 24 * 3_600_000, deliveriesPerEndpoint: 100, expiredExportsMs: 24 * 3_600_000 };
+export const RETENTION_DEFAULTS: RetentionConfig = {
+  finishedJobsMs: 7 * 24 * 3_600_000,
+  eventsMs: 30 * 24 * 3_600_000,
+  deliveriesPerEndpoint: 100,
+  expiredExportsMs: 24 * 3_600_000,
+  emailsMs: 30 * 24 * 3_600_000,
+};
 
 /** COTEJO_S3_*: an S3-compatible object store. The secret key is kept for the client only: never in a message or a log. */
 export interface S3Config {
@@ -396,7 +404,7 @@ function loadTerritories(raw: string | undefined, problems: string[]): ReadonlyS
   return new Set(entries.map((e) => (e === 'GR' ? 'EL' : e)));
 }
 
-/** COTEJO_RETENTION_JOBS / _EVENTS / _EXPORTS: `off` or a period (30m, 12h, 7d; 1 minute to 3650 days); _DELIVERIES: `off` or 1 to 100000. */
+/** COTEJO_RETENTION_JOBS / _EVENTS / _EXPORTS / _EMAILS: `off` or a period (30m, 12h, 7d; 1 minute to 3650 days); _DELIVERIES: `off` or 1 to 100000. */
 function loadRetention(env: Record<string, string | undefined>, problems: string[]): RetentionConfig {
   const period = (name: string, fallback: number | null): number | null => {
     const raw = env[name];
@@ -424,6 +432,7 @@ function loadRetention(env: Record<string, string | undefined>, problems: string
     eventsMs: period('COTEJO_RETENTION_EVENTS', RETENTION_DEFAULTS.eventsMs),
     deliveriesPerEndpoint,
     expiredExportsMs: period('COTEJO_RETENTION_EXPORTS', RETENTION_DEFAULTS.expiredExportsMs),
+    emailsMs: period('COTEJO_RETENTION_EMAILS', RETENTION_DEFAULTS.emailsMs),
   };
 }
 
