@@ -15,6 +15,13 @@ const ORPHAN_GRACE_MS = 3_600_000;
 /** Walking the local blob directory is the one costly step: at most this often per process. */
 const BLOB_WALK_EVERY_MS = 3_600_000;
 const lastBlobWalk = new WeakMap<object, number>();
+/**
+ * VACUUM of the churned tables where nothing else does it (the embedded PGlite has no autovacuum daemon; a PostgreSQL
+ * may have it off): at most this often per process. Without it every analysis leaves dead rows whose space is never
+ * reused, and the database grows with the number of analyses (bench/results/soak.md).
+ */
+const VACUUM_EVERY_MS = 5 * 60_000;
+const lastVacuum = new WeakMap<object, number>();
 
 export interface RetentionCounts {
   jobs: number;
@@ -60,6 +67,10 @@ export async function sweepGrowth(s: Services): Promise<RetentionCounts> {
     lastBlobWalk.set(s, now);
     counts.orphanFiles = await deleteOrphanFiles(s, new Date(now - ORPHAN_GRACE_MS), r.expiredExportsMs !== null);
     counts.emptyDirectories = (await s.blobs.removeEmptyDirectories?.()) ?? 0;
+  }
+  if (now - (lastVacuum.get(s) ?? -Infinity) >= VACUUM_EVERY_MS) {
+    lastVacuum.set(s, now);
+    if (s.database.kind === 'pglite' || !(await db.autovacuumRuns(s.db))) await db.vacuumTables(s.db, db.CHURNED_TABLES);
   }
   if (Object.values(counts).some((n) => n > 0)) s.logger.info({ retention: counts }, 'retention sweep');
   return counts;
