@@ -269,6 +269,8 @@ export interface UsageRecordsTable {
   kind: 'analysis' | 'classification' | 'batch_analysis';
   pages: number;
   credits_milli: number;
+  /** How many analyses the row counts: 1, or more for a row the retention sweep folded (`analysis_id` `usage:...`). */
+  analyses: Generated<number>;
   created_at: Timestamp;
 }
 

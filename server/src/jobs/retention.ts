@@ -1,13 +1,15 @@
 /**
  * Retention of what only grows (#31): finished jobs, the events outbox, final webhook deliveries and their attempts,
- * sent or failed emails, exports whose URLs expired, orphan export files and the directories left empty in the local
- * blob store. Part of the durable retention sweep (worker.ts, sweepRetention); each period comes from COTEJO_RETENTION_* (config.ts) and is
- * measured on the services' clock. Nothing pending is ever touched: a job still to run, an event or a delivery still
- * to send. Safe to run in every process at once (each delete takes rows that are there, a second one finds none).
+ * sent or failed emails, per-analysis usage rows (folded into per-day rows), exports whose URLs expired, orphan export
+ * files and the directories left empty in the local blob store. Part of the durable retention sweep (worker.ts,
+ * sweepRetention); each period comes from COTEJO_RETENTION_* (config.ts) and is measured on the services' clock.
+ * Nothing pending is ever touched: a job still to run, an event or a delivery still to send, a queued email. Safe to
+ * run in every process at once (each delete takes rows that are there, a second one finds none).
  */
 import type { Services } from '../http/context.ts';
 import * as db from '../db/retention.ts';
 import { deleteFinalEmails } from '../db/emails.ts';
+import { foldUsage } from '../db/usage.ts';
 
 const BATCH = 500;
 /** A file this recent may be a write whose row is not committed yet: never an orphan. */
@@ -31,6 +33,7 @@ export interface RetentionCounts {
   orphanFiles: number;
   emptyDirectories: number;
   emails: number;
+  usageFolded: number;
 }
 
 /** Repeats a bounded delete until it comes back short. */
@@ -46,12 +49,14 @@ async function drain(step: () => Promise<number>): Promise<number> {
 export async function sweepGrowth(s: Services): Promise<RetentionCounts> {
   const r = s.config.retention;
   const now = s.clock.now().getTime();
-  const counts: RetentionCounts = { jobs: 0, events: 0, deliveries: 0, exports: 0, orphanFiles: 0, emptyDirectories: 0, emails: 0 };
+  const counts: RetentionCounts = { jobs: 0, events: 0, deliveries: 0, exports: 0, orphanFiles: 0, emptyDirectories: 0, emails: 0, usageFolded: 0 };
   if (r.finishedJobsMs !== null) counts.jobs = await drain(() => db.deleteFinishedJobs(s.db, new Date(now - r.finishedJobsMs!), BATCH));
   if (r.eventsMs !== null) counts.events = await drain(() => db.deleteOldEvents(s.db, new Date(now - r.eventsMs!), BATCH));
   if (r.deliveriesPerEndpoint !== null) counts.deliveries = await drain(() => db.deleteDeliveriesBeyond(s.db, r.deliveriesPerEndpoint!, BATCH));
   // The shared email outbox (#31 item 6): sent or failed emails; a queued one is never touched.
   if (r.emailsMs !== null) counts.emails = await drain(() => deleteFinalEmails(s.db, new Date(now - r.emailsMs!), BATCH));
+  // Usage (#31): one row per analysis until then, one per account, mode, day, type and kind after.
+  if (r.usageDetailMs !== null) counts.usageFolded = await drain(() => foldUsage(s.db, new Date(now - r.usageDetailMs!), BATCH));
   if (r.expiredExportsMs !== null) {
     counts.exports = await drain(async () => {
       const due = await db.expiredExports(s.db, new Date(now - r.expiredExportsMs!), BATCH);
