@@ -65,7 +65,8 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
     while (!stopping) {
       try {
         let worked = false;
-        while (!stopping && (await runOneAnalysisJob(s))) worked = true;
+        // A backlog of analyses does not hold up the sweep (retention, expiring links, VACUUM) for longer than its period.
+        while (!stopping && Date.now() - lastSweep < sweepMs && (await runOneAnalysisJob(s))) worked = true;
         // What failed to follow a settled analysis (a dossier verdict, a link attempt), tried again.
         while (!stopping && (await runOneFollowUpJob(s))) worked = true;
         if (Date.now() - lastSweep >= sweepMs) {
