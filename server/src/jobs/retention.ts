@@ -19,10 +19,11 @@ const BLOB_WALK_EVERY_MS = 3_600_000;
 const lastBlobWalk = new WeakMap<object, number>();
 /**
  * VACUUM of the churned tables where nothing else does it (the embedded PGlite has no autovacuum daemon; a PostgreSQL
- * may have it off): at most this often per process. Without it every analysis leaves dead rows whose space is never
+ * may have it off): at most this often per process (the sweep's own period: a backlog of dead rows between two VACUUMs
+ * is what the file grows to). Without it every analysis leaves dead rows whose space is never
  * reused, and the database grows with the number of analyses (bench/results/soak.md).
  */
-const VACUUM_EVERY_MS = 5 * 60_000;
+const VACUUM_EVERY_MS = 60_000;
 const lastVacuum = new WeakMap<object, number>();
 
 export interface RetentionCounts {
