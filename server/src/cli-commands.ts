@@ -12,7 +12,9 @@ import { callbackSecretOf } from './domain/links/service.ts';
 import { invite, TeamError } from './web/dashboard/members.ts';
 import { listMembers } from './db/dashboard.ts';
 import { isId } from './ids.ts';
-import { listOutbox, outboxDir, readOutbox } from './mail/outbox.ts';
+import { isMailId, listOutbox, outboxDir, readOutbox } from './mail/outbox.ts';
+import { findEmail, listEmails } from './db/emails.ts';
+import { formatMailbox } from './mail/address.ts';
 import { describeStartupError } from './startup-errors.ts';
 
 const USAGE = `Usage: npm run -s cotejo -- <command> [options]
@@ -58,8 +60,14 @@ Commands:
       Every key of the account: id, kind, mode, the first characters, active or revoked, and its name.
   keys revoke key_...
   credits add --account acct_... --amount CREDITS [--reason TEXT]
+  emails list [--limit N] [--status queued|sent|failed] [--json]
+      Every email of the shared outbox (the database: all processes' emails), newest first (default 100): id,
+      date, status (queued with its tries so far, sent through smtp or to the outbox directory, failed), recipient,
+      subject (docs/emails.md).
+  emails show mail_... [--json]
+      One email: status, tries, last error, headers and text. It may hold a link's secret URL.
   outbox list [--limit N] [--json]
-      Emails written to the local outbox (COTEJO_DATA_DIR/outbox; used when COTEJO_SMTP_URL is not set), newest
+      Emails this data directory's server wrote to its local outbox (COTEJO_DATA_DIR/outbox; when COTEJO_SMTP_URL is not set), newest
       first (default 100): id, date, recipient, subject. Files only: works while the server runs (docs/emails.md).
   outbox show mail_... [--json]
       One email of the outbox: its headers, its text and the path of its .eml file. It may hold a link's secret URL.
@@ -121,6 +129,7 @@ async function run(argv: string[]): Promise<void> {
       'link-show-result': { type: 'string' },
       analysis: { type: 'string' },
       limit: { type: 'string' },
+      status: { type: 'string' },
       account: { type: 'string' },
       mode: { type: 'string', default: 'test' },
       kind: { type: 'string', default: 'secret' },
@@ -330,6 +339,36 @@ async function run(argv: string[]): Promise<void> {
         if (values.reason === 'charge') throw new InputError('--reason charge is kept for analysis charges');
         const { balance } = await addCredits(services.db, services.clock, id, amount, values.reason ?? 'manual_top_up');
         out({ account: id, added: amount, balance }, `Added ${amount} credits to ${id}; ledger balance ${balance}`);
+        break;
+      }
+      case 'emails list': {
+        const limit = values.limit !== undefined ? integerIn(values.limit, 1, 10_000, '--limit must be an integer from 1 to 10000') : 100;
+        const status = values.status;
+        if (status !== undefined && status !== 'queued' && status !== 'sent' && status !== 'failed') throw new InputError('--status must be queued, sent or failed');
+        const { total, emails } = await listEmails(services.db, { limit, status });
+        const where = config.smtp ? `sent through ${config.smtp.display}` : 'no COTEJO_SMTP_URL: written to the sending process\'s outbox directory';
+        out(
+          { total, emails },
+          emails.length === 0
+            ? `No email${status ? ` ${status}` : ''} in the database (${where}).`
+            : `${emails
+                .map((e) => `${e.id}  ${e.created_at.toISOString()}  ${e.status}${e.status === 'sent' ? ` (${e.via})` : e.status === 'queued' && e.attempts > 0 ? ` (${e.attempts} tries)` : ''}  ${e.to_address}  ${e.subject}`)
+                .join('\n')}\n${emails.length} of ${total} (${where}); one in full: npm run -s cotejo -- emails show mail_...`,
+        );
+        break;
+      }
+      case 'emails show': {
+        const id = need(arg, 'the email id (mail_..., from emails list)');
+        const e = isMailId(id) ? await findEmail(services.db, id) : undefined;
+        if (!e) throw new InputError(`no email ${id} in the database (see them all: npm run -s cotejo -- emails list)`);
+        const shown = { id: e.id, account: e.account_id, status: e.status, via: e.via, attempts: e.attempts, created_at: e.created_at, sent_at: e.sent_at, next_attempt_at: e.status === 'queued' ? e.next_attempt_at : null, error: e.error, from: formatMailbox(config.mailFrom), to: e.to_address, subject: e.subject, headers: e.headers, text: e.text_body, html: e.html_body };
+        out(
+          shown,
+          `Id:         ${e.id}\nStatus:     ${e.status}${e.via ? ` (${e.via})` : ''}, ${e.attempts} ${e.attempts === 1 ? 'try' : 'tries'}\nCreated:    ${e.created_at.toISOString()}\n` +
+            (e.sent_at ? `Sent:       ${e.sent_at.toISOString()}\n` : e.status === 'queued' ? `Next try:   ${e.next_attempt_at.toISOString()}\n` : '') +
+            (e.error ? `Error:      ${e.error}\n` : '') +
+            `From:       ${shown.from}\nTo:         ${e.to_address}\nSubject:    ${e.subject}\n\n${e.text_body.replace(/\n$/, '')}`,
+        );
         break;
       }
       default:

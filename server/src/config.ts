@@ -87,9 +87,20 @@ export interface RetentionConfig {
   deliveriesPerEndpoint: number | null;
   /** COTEJO_RETENTION_EXPORTS: exports (file and row) this long after their URLs expired; orphan export files too. */
   expiredExportsMs: number | null;
+  /** COTEJO_RETENTION_EMAILS: emails of the shared outbox this long after they were sent or failed for good (never queued ones). */
+  emailsMs: number | null;
+  /** COTEJO_RETENTION_USAGE_DETAIL: per-analysis usage rows are folded into per-day rows this long after they were written. */
+  usageDetailMs: number | null;
 }
 
-export const RETENTION_DEFAULTS: RetentionConfig = { finishedJobsMs: 7 * 24 * 3_600_000, eventsMs: 30 * 24 * 3_600_000, deliveriesPerEndpoint: 100, expiredExportsMs: 24 * 3_600_000 };
+export const RETENTION_DEFAULTS: RetentionConfig = {
+  finishedJobsMs: 7 * 24 * 3_600_000,
+  eventsMs: 30 * 24 * 3_600_000,
+  deliveriesPerEndpoint: 100,
+  expiredExportsMs: 24 * 3_600_000,
+  emailsMs: 30 * 24 * 3_600_000,
+  usageDetailMs: 2 * 24 * 3_600_000,
+};
 
 /** COTEJO_S3_*: an S3-compatible object store. The secret key is kept for the client only: never in a message or a log. */
 export interface S3Config {
@@ -407,7 +418,7 @@ function loadTerritories(raw: string | undefined, problems: string[]): ReadonlyS
   return new Set(entries.map((e) => (e === 'GR' ? 'EL' : e)));
 }
 
-/** COTEJO_RETENTION_JOBS / _EVENTS / _EXPORTS: `off` or a period (30m, 12h, 7d; 1 minute to 3650 days); _DELIVERIES: `off` or 1 to 100000. */
+/** COTEJO_RETENTION_JOBS / _EVENTS / _EXPORTS / _EMAILS / _USAGE_DETAIL: `off` or a period (30m, 12h, 7d; 1 minute to 3650 days); _DELIVERIES: `off` or 1 to 100000. */
 function loadRetention(env: Record<string, string | undefined>, problems: string[]): RetentionConfig {
   const period = (name: string, fallback: number | null): number | null => {
     const raw = env[name];
@@ -435,6 +446,8 @@ function loadRetention(env: Record<string, string | undefined>, problems: string
     eventsMs: period('COTEJO_RETENTION_EVENTS', RETENTION_DEFAULTS.eventsMs),
     deliveriesPerEndpoint,
     expiredExportsMs: period('COTEJO_RETENTION_EXPORTS', RETENTION_DEFAULTS.expiredExportsMs),
+    emailsMs: period('COTEJO_RETENTION_EMAILS', RETENTION_DEFAULTS.emailsMs),
+    usageDetailMs: period('COTEJO_RETENTION_USAGE_DETAIL', RETENTION_DEFAULTS.usageDetailMs),
   };
 }
 

@@ -13,6 +13,7 @@ import { findAccount, listApiKeys } from '../../server/src/db/accounts.ts';
 import { findMember, listMembers } from '../../server/src/db/dashboard.ts';
 import { recordUsage } from '../../server/src/db/usage.ts';
 import { listOutbox, outboxDir } from '../../server/src/mail/outbox.ts';
+import { runDueEmails } from '../../server/src/mail/queue.ts';
 import { DATABASES, ManualClock, startTestApp, type TestApp } from '../support/app.ts';
 import { csrfOf, DashboardClient, makeMember, PASSWORD, signedIn } from '../support/dashboard.ts';
 
@@ -202,6 +203,8 @@ describe.each(DATABASES)('the dashboard over HTTP (%s)', (kind) => {
     expect(r.status).toBe(201);
     const url = /id="invitation-link">([^<]+)</.exec(r.html)![1];
     expect(url).toMatch(/\/dashboard\/invitations\/[A-Za-z0-9_-]{43}$/);
+    // Queued in the shared outbox; the sender (a worker, here called directly) writes it to the local outbox directory.
+    await runDueEmails(app.services);
     const { emails } = await listOutbox(outboxDir(app.services.config.dataDir), 10);
     expect(emails.some((e) => e.to === 'New.Person@example.com')).toBe(true);
     // Pending in the list, without its link.

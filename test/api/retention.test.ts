@@ -9,6 +9,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETENTION_DEFAULTS } from '../../server/src/config.ts';
+import { aggregateUsage } from '../../server/src/db/usage.ts';
 import { EXPORT_TTL_MS } from '../../server/src/domain/analysis/pipeline.ts';
 import * as queue from '../../server/src/jobs/queue.ts';
 import { runOneAnalysisJob, sweepRetention } from '../../server/src/jobs/worker.ts';
@@ -135,5 +136,35 @@ describe.each(DATABASES)('retention sweeps on %s', (kind) => {
     const got = await app.request('GET', `/v1/analyses/${res.body.id}`, { key: acct.keys.test });
     expect(got.status).toBe(200);
     expect(got.body.exports).toEqual({});
+  });
+
+  it('usage rows are folded into one per account, mode, day, type and kind after COTEJO_RETENTION_USAGE_DETAIL; the usage answered is the same', async () => {
+    const acct = await account();
+    for (const name of ['dni_valid.jpg', 'dni_valid.jpg', 'passport.jpg']) {
+      const res = await app.request('POST', '/v1/analyze', { key: acct.keys.test, json: { file_base64: fixtures.jpeg().toString('base64'), filename: name, options: { keep_results: false } } });
+      expect(res.status).toBe(200);
+    }
+    const rows = () => app.services.db.selectFrom('usage_records').select(['analysis_id', 'analyses']).where('account_id', '=', acct.account).orderBy('analysis_id').execute();
+    const day = clock.now().toISOString().slice(0, 10);
+    const usage = () => aggregateUsage(app.services.db, { account_id: acct.account, livemode: false }, { from: day, to: day });
+    const before = await usage();
+    expect(before.reduce((n, r) => n + r.count, 0)).toBe(3);
+    expect(await rows()).toHaveLength(3);
+    clock.advance(RETENTION_DEFAULTS.usageDetailMs! - MIN);
+    await sweepRetention(app.services);
+    expect(await rows()).toHaveLength(3);
+    clock.advance(2 * MIN);
+    await sweepRetention(app.services);
+    const folded = await rows();
+    expect(folded.length).toBe(before.length);
+    expect(folded.every((r) => r.analysis_id.startsWith('usage:'))).toBe(true);
+    expect(await usage()).toEqual(before);
+    // A later analysis of the same day (a retried job, say) adds to the folded row on the next sweep.
+    await app.services.db.insertInto('usage_records').values({ analysis_id: 'an_late', account_id: acct.account, livemode: false, day, document_type: before[0].document_type, kind: before[0].kind, pages: 1, credits_milli: 0, created_at: new Date(clock.now().getTime() - RETENTION_DEFAULTS.usageDetailMs! - MIN) }).execute();
+    await sweepRetention(app.services);
+    expect(await rows()).toHaveLength(before.length);
+    const after = await usage();
+    expect(after.reduce((n, r) => n + r.count, 0)).toBe(4);
+    expect(after[0].count).toBe(before[0].count + 1);
   });
 });

@@ -22,6 +22,7 @@ import { callbackSecretOf, runOneLinkEmailJob } from '../../server/src/domain/li
 import { migrateToLatest, openDatabase } from '../../server/src/db/database.ts';
 import { runOneAnalysisJob, sweepRetention } from '../../server/src/jobs/worker.ts';
 import { createMailer, MailError, setMailer } from '../../server/src/mail/index.ts';
+import { runDueEmails, runOneDueEmail } from '../../server/src/mail/queue.ts';
 import { listOutbox, outboxDir, readOutbox } from '../../server/src/mail/outbox.ts';
 import { runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
 import { DATABASES, ManualClock, startTestApp, type TestApp, type TestResponse } from '../support/app.ts';
@@ -157,12 +158,18 @@ describe.each(DATABASES)('verification links on %s', (kind) => {
     });
     expect(res.body.documents[0]).toMatchObject({ key: 'passport', expect: ['passport'], checks: { holder: { full_name: 'ANA' } } });
     expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created_at)).toBe(HOUR);
-    // notify_email: the email is a job committed with the link; once it went out (local outbox: no SMTP
-    // configured), event `sent` and last_sent_at.
+    // notify_email: the email is a job committed with the link, which queues it in the shared outbox (the
+    // `emails` table); once the sender took it out (local outbox directory: no SMTP configured), event `sent` and
+    // last_sent_at, not before.
     expect(res.body.last_sent_at).toBeNull();
     expect(res.body.events.map((e: { type: string }) => e.type)).toEqual(['created']);
     expect(await runOneLinkEmailJob(app.services)).toBe(true);
     while (await runOneLinkEmailJob(app.services));
+    const queued = await app.services.db.selectFrom('emails').selectAll().where('ref', '=', res.body.id).execute();
+    expect(queued).toMatchObject([{ to_address: 'persona@example.com', status: 'queued', topic: 'link_sent', account_id: expect.stringMatching(/^acct_/) }]);
+    expect((await app.request('GET', `/v1/verification-links/${res.body.id}`)).body.last_sent_at).toBeNull();
+    expect(await runDueEmails(app.services)).toBeGreaterThanOrEqual(1);
+    expect(await app.services.db.selectFrom('emails').select(['status', 'via']).where('id', '=', queued[0].id).executeTakeFirst()).toEqual({ status: 'sent', via: 'outbox' });
     const sent = (await app.request('GET', `/v1/verification-links/${res.body.id}`)).body;
     expect(sent.last_sent_at).toBe(clock.now().toISOString());
     expect(sent.events.map((e: { type: string }) => e.type)).toEqual(['created', 'sent']);
@@ -182,6 +189,8 @@ describe.each(DATABASES)('verification links on %s', (kind) => {
   it('a mail server that is away: the link email is tried again later and goes out once; a permanent refusal ends it', async () => {
     const sentTo: string[] = [];
     let failWith: MailError | null = new MailError('could not send the email: connection refused', { code: 'ECONNECTION', transient: true, via: 'smtp' });
+    while (await runOneLinkEmailJob(app.services));
+    await runDueEmails(app.services);
     setMailer(app.services, {
       via: 'smtp',
       describe: 'smtp://test@127.0.0.1:1',
@@ -192,26 +201,34 @@ describe.each(DATABASES)('verification links on %s', (kind) => {
       close() {},
     });
     try {
-      while (await runOneLinkEmailJob(app.services));
       const l = (await create({ documents: [{ key: 'id', expect: 'es_dni' }], notify_email: 'away@example.com' })).body;
-      expect(await runOneLinkEmailJob(app.services)).toBe(true); // refused for now
-      expect(await runOneLinkEmailJob(app.services)).toBe(false); // not due yet
+      expect(await runOneLinkEmailJob(app.services)).toBe(true); // queued in the shared outbox
+      expect(await runOneLinkEmailJob(app.services)).toBe(false);
+      expect(await runOneDueEmail(app.services)).toBe(true); // refused for now
+      expect(await runOneDueEmail(app.services)).toBe(false); // not due yet
       expect((await app.request('GET', `/v1/verification-links/${l.id}`)).body.last_sent_at).toBeNull();
+      const row = await app.services.db.selectFrom('emails').selectAll().where('ref', '=', l.id).executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ status: 'queued', attempts: 1, error: expect.stringContaining('connection refused') });
       failWith = null;
-      clock.advance(31_000);
-      expect(await runOneLinkEmailJob(app.services)).toBe(true);
+      clock.advance(6_000);
+      expect(await runOneDueEmail(app.services)).toBe(true);
       expect(sentTo).toEqual(['away@example.com']);
       const got = (await app.request('GET', `/v1/verification-links/${l.id}`)).body;
       expect(got.last_sent_at).toBe(clock.now().toISOString());
       expect(got.events.filter((e: { type: string }) => e.type === 'sent')).toHaveLength(1);
+      clock.advance(24 * 3600_000);
+      expect(await runOneDueEmail(app.services)).toBe(false);
+      expect(sentTo).toEqual(['away@example.com']);
 
       // A refusal that would not change (the address does not exist): no retry, nothing recorded.
       failWith = new MailError('550 no such user', { code: 'EENVELOPE', responseCode: 550, transient: false, via: 'smtp' });
       const m = (await create({ documents: [{ key: 'id', expect: 'es_dni' }], notify_email: 'nobody@example.com' })).body;
       expect(await runOneLinkEmailJob(app.services)).toBe(true);
+      expect(await runOneDueEmail(app.services)).toBe(true);
       clock.advance(24 * 3600_000);
-      expect(await runOneLinkEmailJob(app.services)).toBe(false);
+      expect(await runOneDueEmail(app.services)).toBe(false);
       expect((await app.request('GET', `/v1/verification-links/${m.id}`)).body.last_sent_at).toBeNull();
+      expect(await app.services.db.selectFrom('emails').select(['status', 'attempts']).where('ref', '=', m.id).executeTakeFirst()).toEqual({ status: 'failed', attempts: 1 });
       for (const id of [l.id, m.id]) await app.request('DELETE', `/v1/verification-links/${id}`);
     } finally {
       setMailer(app.services, createMailer(app.services.config));
@@ -470,9 +487,11 @@ describe.each(DATABASES)('verification links on %s', (kind) => {
       'completed',
     ]);
     expect(got.results_email_sent_at).toBeNull();
-    // The results email is a job committed with the completion.
+    // The results email is a job committed with the completion (it queues the email; the sender sends it).
     expect(await runOneLinkEmailJob(app.services)).toBe(true);
     while (await runOneLinkEmailJob(app.services));
+    expect((await app.request('GET', `/v1/verification-links/${l.id}`, { key })).body.results_email_sent_at).toBeNull();
+    await runDueEmails(app.services);
     got = (await app.request('GET', `/v1/verification-links/${l.id}`, { key })).body;
     expect(got.events.at(-1)).toMatchObject({ type: 'results_sent', email: 'ops@example.com' });
     expect(got.results_email_sent_at).toBe(clock.now().toISOString());

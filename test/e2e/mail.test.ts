@@ -23,9 +23,7 @@ import {
   createMailer,
   linkEmail,
   resultsEmail,
-  sendLinkEmail,
-  sendMail,
-  sendResultsEmail,
+  transmitMail,
   setMailer,
   type LinkEmailArgs,
   type ResultsEmailArgs,
@@ -121,7 +119,7 @@ describe('emails through a real SMTP server on loopback', { timeout: 60_000 }, (
   it.each(LOCALES)('the link email in %s arrives, after login, from the configured sender, with text and escaped HTML', async (locale) => {
     const s = smtpServices(port);
     const to = `persona.${locale}@example.com`;
-    const id = await sendLinkEmail(s, { ...linkArgs(locale), to, headers: { 'X-Cotejo-Link': `vl_${locale}` } });
+    const { id } = await transmitMail(s, { ...linkEmail(linkArgs(locale)), to, headers: { 'X-Cotejo-Link': `vl_${locale}` } });
     const got = arrivals.find((a) => a.to.includes(to));
     expect(got, 'arrived').toBeDefined();
     const { mail } = got!;
@@ -159,7 +157,7 @@ describe('emails through a real SMTP server on loopback', { timeout: 60_000 }, (
       completed_at: '2026-11-25T09:30:00Z',
       locale: 'pt',
     };
-    await sendResultsEmail(s, { ...args, to: 'ops@acme.example' });
+    await transmitMail(s, { ...resultsEmail(args), to: 'ops@acme.example' });
     const { mail } = arrivals.find((a) => a.to.includes('ops@acme.example'))!;
     expect(mail.subject).toBe('Verificação concluída: ALTA-77');
     expect(mail.text).toBe(
@@ -188,7 +186,7 @@ describe('emails through a real SMTP server on loopback', { timeout: 60_000 }, (
     const wrong = 'Wr0ng-Secr3t-Value';
     const s = smtpServices(port, wrong);
     const before = arrivals.length;
-    const err = (await sendMail(s, { to: 'a@example.com', subject: 's', text: 't' }).catch((e: unknown) => e)) as MailError;
+    const err = (await transmitMail(s, { to: 'a@example.com', subject: 's', text: 't' }).catch((e: unknown) => e)) as MailError;
     expect(err).toBeInstanceOf(MailError);
     expect(err).toMatchObject({ code: 'EAUTH', responseCode: 535, transient: false, via: 'smtp' });
     expect(err.message).toContain(`could not send the email through smtp://${encodeURIComponent(USER)}@127.0.0.1:${port}:`);
@@ -198,14 +196,14 @@ describe('emails through a real SMTP server on loopback', { timeout: 60_000 }, (
 
   it('a refused recipient: 550 is final, 452 may pass later', async () => {
     const s = smtpServices(port);
-    await expect(sendMail(s, { to: 'refuse@example.com', subject: 's', text: 't' })).rejects.toMatchObject({ name: 'MailError', code: 'EENVELOPE', responseCode: 550, transient: false });
-    await expect(sendMail(s, { to: 'full@example.com', subject: 's', text: 't' })).rejects.toMatchObject({ name: 'MailError', code: 'EENVELOPE', responseCode: 452, transient: true });
+    await expect(transmitMail(s, { to: 'refuse@example.com', subject: 's', text: 't' })).rejects.toMatchObject({ name: 'MailError', code: 'EENVELOPE', responseCode: 550, transient: false });
+    await expect(transmitMail(s, { to: 'full@example.com', subject: 's', text: 't' })).rejects.toMatchObject({ name: 'MailError', code: 'EENVELOPE', responseCode: 452, transient: true });
   });
 
   it('require_tls=true: a server without STARTTLS gets nothing, not even the login', async () => {
     const s = smtpServices(port, PASSWORD, '?require_tls=true');
     const before = arrivals.length;
-    const err = (await sendMail(s, { to: 'a@example.com', subject: 's', text: 't' }).catch((e: unknown) => e)) as MailError;
+    const err = (await transmitMail(s, { to: 'a@example.com', subject: 's', text: 't' }).catch((e: unknown) => e)) as MailError;
     expect(err).toBeInstanceOf(MailError);
     expect(err.transient).toBe(false);
     expect(err.message).toMatch(/STARTTLS/i);
@@ -222,7 +220,7 @@ describe('SMTP unreachable or silent: a clear error at once, never a hang', { ti
     const port = (probe.address() as net.AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
     const s = smtpServices(port);
-    const err = (await sendLinkEmail(s, { ...linkArgs('en'), to: 'a@example.com' }).catch((e: unknown) => e)) as MailError;
+    const err = (await transmitMail(s, { ...linkEmail(linkArgs('en')), to: 'a@example.com' }).catch((e: unknown) => e)) as MailError;
     expect(err).toBeInstanceOf(MailError);
     expect(err).toMatchObject({ transient: true, via: 'smtp' });
     expect(['ECONNECTION', 'ESOCKET']).toContain(err.code);
@@ -244,7 +242,7 @@ describe('SMTP unreachable or silent: a clear error at once, never a hang', { ti
     );
     const s = smtpServices((silent.address() as net.AddressInfo).port);
     setMailer(s, createMailer(s.config, { greetingMs: 500 }));
-    await expect(sendMail(s, { to: 'a@example.com', subject: 's', text: 't' })).rejects.toMatchObject({ name: 'MailError', code: 'ETIMEDOUT', transient: true });
+    await expect(transmitMail(s, { to: 'a@example.com', subject: 's', text: 't' })).rejects.toMatchObject({ name: 'MailError', code: 'ETIMEDOUT', transient: true });
   });
 });
 
@@ -267,8 +265,8 @@ describe('no SMTP configured: the local outbox and the CLI', { timeout: 120_000 
 
     const s = { config: { ...loadConfig({}), dataDir }, clock: systemClock };
     closers.push(() => closeMailer(s));
-    ids.push(await sendLinkEmail(s, { ...linkArgs('fr'), to: 'camille@example.fr' }));
-    ids.push(await sendMail(s, { to: 'ops@acme.example', subject: 'Second', text: 'two\n' }));
+    ids.push((await transmitMail(s, { ...linkEmail(linkArgs('fr')), to: 'camille@example.fr' })).id);
+    ids.push((await transmitMail(s, { to: 'ops@acme.example', subject: 'Second', text: 'two\n' })).id);
     expect(fs.readdirSync(path.join(dataDir, 'outbox')).sort()).toEqual([`${ids[0]}.eml`, `${ids[0]}.json`, `${ids[1]}.eml`, `${ids[1]}.json`].sort());
 
     const json = cli(['outbox', 'list', '--json']);

@@ -67,3 +67,20 @@ export async function exportBlobKeysIn(db: Conn, keys: string[]): Promise<Set<st
   const rows = await db.selectFrom('exports').select('blob_key').where('blob_key', 'in', keys).execute();
   return new Set(rows.map((r) => r.blob_key));
 }
+
+/**
+ * The tables whose rows come and go with every analysis (deleted by the sweep, or at once for `keep_results: false`):
+ * their dead rows' space is only reused after a VACUUM.
+ */
+export const CHURNED_TABLES = ['analyses', 'jobs', 'events', 'webhook_deliveries', 'webhook_delivery_attempts', 'emails', 'idempotency_keys', 'credit_reservations', 'exports'] as const;
+
+/** True when PostgreSQL's autovacuum daemon runs (never for the embedded PGlite: one backend, no daemon). */
+export async function autovacuumRuns(db: Kysely<DB>): Promise<boolean> {
+  const r = await sql<{ autovacuum: string }>`show autovacuum`.execute(db);
+  return r.rows[0]?.autovacuum === 'on';
+}
+
+/** Plain VACUUM (no lock that stops reads or writes): the space of deleted rows becomes reusable; files do not shrink. */
+export async function vacuumTables(db: Kysely<DB>, tables: readonly string[]): Promise<void> {
+  for (const t of tables) await sql`vacuum ${sql.table(t)}`.execute(db);
+}

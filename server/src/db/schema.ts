@@ -236,6 +236,29 @@ export interface WebhookDeliveryAttemptsTable {
   succeeded: boolean;
 }
 
+/** One email (docs/emails.md): queued in the transaction that causes it, sent by a worker (mail/queue.ts). */
+export interface EmailsTable {
+  id: string;
+  account_id: string | null;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  headers: Json<Record<string, string>>;
+  topic: string | null;
+  ref: string | null;
+  dedupe_key: string | null;
+  status: ColumnType<'queued' | 'sent' | 'failed', 'queued' | 'sent' | 'failed' | undefined, 'queued' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  via: ColumnType<'smtp' | 'outbox' | null, 'smtp' | 'outbox' | null | undefined, 'smtp' | 'outbox' | null>;
+  sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  error: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type EmailRow = Selectable<EmailsTable>;
+
 export interface UsageRecordsTable {
   analysis_id: string;
   account_id: string;
@@ -246,6 +269,8 @@ export interface UsageRecordsTable {
   kind: 'analysis' | 'classification' | 'batch_analysis';
   pages: number;
   credits_milli: number;
+  /** How many analyses the row counts: 1, or more for a row the retention sweep folded (`analysis_id` `usage:...`). */
+  analyses: Generated<number>;
   created_at: Timestamp;
 }
 
@@ -319,6 +344,8 @@ export interface DB {
   trusted_list_pivots: TrustedListPivotsTable;
   // #31 outages (below this line)
   blob_spool: BlobSpoolTable;
+  // #31 the shared email outbox
+  emails: EmailsTable;
 }
 
 /** An original accepted while the S3 store was away, until it is moved there (storage/spooling-blob-store.ts). */

@@ -1,12 +1,15 @@
 /**
  * Retention of what only grows (#31): finished jobs, the events outbox, final webhook deliveries and their attempts,
- * exports whose URLs expired, orphan export files and the directories left empty in the local blob store. Part of the
- * durable retention sweep (worker.ts, sweepRetention); each period comes from COTEJO_RETENTION_* (config.ts) and is
- * measured on the services' clock. Nothing pending is ever touched: a job still to run, an event or a delivery still
- * to send. Safe to run in every process at once (each delete takes rows that are there, a second one finds none).
+ * sent or failed emails, per-analysis usage rows (folded into per-day rows), exports whose URLs expired, orphan export
+ * files and the directories left empty in the local blob store. Part of the durable retention sweep (worker.ts,
+ * sweepRetention); each period comes from COTEJO_RETENTION_* (config.ts) and is measured on the services' clock.
+ * Nothing pending is ever touched: a job still to run, an event or a delivery still to send, a queued email. Safe to
+ * run in every process at once (each delete takes rows that are there, a second one finds none).
  */
 import type { Services } from '../context.ts';
 import * as db from '../db/retention.ts';
+import { deleteFinalEmails } from '../db/emails.ts';
+import { foldUsage } from '../db/usage.ts';
 
 const BATCH = 500;
 /** A file this recent may be a write whose row is not committed yet: never an orphan. */
@@ -14,6 +17,14 @@ const ORPHAN_GRACE_MS = 3_600_000;
 /** Walking the local blob directory is the one costly step: at most this often per process. */
 const BLOB_WALK_EVERY_MS = 3_600_000;
 const lastBlobWalk = new WeakMap<object, number>();
+/**
+ * VACUUM of the churned tables where nothing else does it (the embedded PGlite has no autovacuum daemon; a PostgreSQL
+ * may have it off): at most this often per process (the sweep's own period: a backlog of dead rows between two VACUUMs
+ * is what the file grows to). Without it every analysis leaves dead rows whose space is never
+ * reused, and the database grows with the number of analyses (bench/results/soak.md).
+ */
+const VACUUM_EVERY_MS = 60_000;
+const lastVacuum = new WeakMap<object, number>();
 
 export interface RetentionCounts {
   jobs: number;
@@ -22,6 +33,8 @@ export interface RetentionCounts {
   exports: number;
   orphanFiles: number;
   emptyDirectories: number;
+  emails: number;
+  usageFolded: number;
 }
 
 /** Repeats a bounded delete until it comes back short. */
@@ -37,10 +50,14 @@ async function drain(step: () => Promise<number>): Promise<number> {
 export async function sweepGrowth(s: Services): Promise<RetentionCounts> {
   const r = s.config.retention;
   const now = s.clock.now().getTime();
-  const counts: RetentionCounts = { jobs: 0, events: 0, deliveries: 0, exports: 0, orphanFiles: 0, emptyDirectories: 0 };
+  const counts: RetentionCounts = { jobs: 0, events: 0, deliveries: 0, exports: 0, orphanFiles: 0, emptyDirectories: 0, emails: 0, usageFolded: 0 };
   if (r.finishedJobsMs !== null) counts.jobs = await drain(() => db.deleteFinishedJobs(s.db, new Date(now - r.finishedJobsMs!), BATCH));
   if (r.eventsMs !== null) counts.events = await drain(() => db.deleteOldEvents(s.db, new Date(now - r.eventsMs!), BATCH));
   if (r.deliveriesPerEndpoint !== null) counts.deliveries = await drain(() => db.deleteDeliveriesBeyond(s.db, r.deliveriesPerEndpoint!, BATCH));
+  // The shared email outbox (#31 item 6): sent or failed emails; a queued one is never touched.
+  if (r.emailsMs !== null) counts.emails = await drain(() => deleteFinalEmails(s.db, new Date(now - r.emailsMs!), BATCH));
+  // Usage (#31): one row per analysis until then, one per account, mode, day, type and kind after.
+  if (r.usageDetailMs !== null) counts.usageFolded = await drain(() => foldUsage(s.db, new Date(now - r.usageDetailMs!), BATCH));
   if (r.expiredExportsMs !== null) {
     counts.exports = await drain(async () => {
       const due = await db.expiredExports(s.db, new Date(now - r.expiredExportsMs!), BATCH);
@@ -56,6 +73,10 @@ export async function sweepGrowth(s: Services): Promise<RetentionCounts> {
     lastBlobWalk.set(s, now);
     counts.orphanFiles = await deleteOrphanFiles(s, new Date(now - ORPHAN_GRACE_MS), r.expiredExportsMs !== null);
     counts.emptyDirectories = (await s.blobs.removeEmptyDirectories?.()) ?? 0;
+  }
+  if (now - (lastVacuum.get(s) ?? -Infinity) >= VACUUM_EVERY_MS) {
+    lastVacuum.set(s, now);
+    if (s.database.kind === 'pglite' || !(await db.autovacuumRuns(s.db))) await db.vacuumTables(s.db, db.CHURNED_TABLES);
   }
   if (Object.values(counts).some((n) => n > 0)) s.logger.info({ retention: counts }, 'retention sweep');
   return counts;

@@ -10,6 +10,7 @@ import * as queue from './queue.ts';
 import { sweepGrowth } from './retention.ts';
 import { UNAVAILABLE_MIN_DELAY_MS } from './unavailable.ts';
 import { unavailableDependency } from '../storage/unavailable.ts';
+import { runOneDueEmail } from '../mail/queue.ts';
 import { deleteStaleRateLimitWindows } from '../http/rate-limit.ts';
 import { deleteStaleDashboardRows } from '../db/dashboard.ts';
 import { ADDRESS_WINDOW_MS, IDLE_MS } from '../web/dashboard/members.ts';
@@ -88,7 +89,8 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
     while (!stopping) {
       try {
         let worked = false;
-        while (!stopping && (await runOneAnalysisJob(s))) worked = true;
+        // A backlog of analyses does not hold up the sweep (retention, expiring links, VACUUM) for longer than its period.
+        while (!stopping && Date.now() - lastSweep < sweepMs && (await runOneAnalysisJob(s))) worked = true;
         // What failed to follow a settled analysis (a dossier verdict, a link attempt), tried again.
         while (!stopping && (await runOneFollowUpJob(s))) worked = true;
         if (Date.now() - lastSweep >= sweepMs) {
@@ -102,12 +104,14 @@ export function startWorker(s: Services, opts: { pollMs?: number; sweepMs?: numb
       }
     }
   })();
-  // Link emails too: a mail server that hangs (up to its time-outs) holds up neither analyses nor deliveries.
+  // Emails too (the shared outbox, and the link jobs that queue into it): a mail server that hangs (up to its
+  // time-outs) holds up neither analyses nor deliveries.
   const emails = (async () => {
     while (!stopping) {
       try {
         let worked = false;
         while (!stopping && (await runOneLinkEmailJob(s))) worked = true;
+        while (!stopping && (await runOneDueEmail(s))) worked = true;
         recovered('link email loop');
         if (!worked) await new Promise((r) => setTimeout(r, pollMs));
       } catch (err) {

@@ -1,15 +1,20 @@
 /**
- * Sending email (docs/emails.md): through the SMTP server of COTEJO_SMTP_URL (nodemailer), or, with none configured,
- * into the local outbox under the data dir (outbox.ts), which the CLI lists. An email is never silently dropped:
- * `sendMail` resolves with the id of an email that was handed to the SMTP server or written to the outbox, and
- * otherwise throws a `MailError` saying why, with `transient` telling the caller whether trying again later may help.
- * Retrying is the caller's decision (a link's `sent` event is recorded only after a send that worked).
+ * Sending email (docs/emails.md). Every email is first a row of the shared outbox, the `emails` table (`sendMail`,
+ * in the transaction that causes it when there is one), so that it survives a crash and every process sharing the
+ * database sees it; then a worker of any one process sends it (queue.ts, exactly once: rows are claimed with
+ * `FOR UPDATE SKIP LOCKED`) through the SMTP server of COTEJO_SMTP_URL (nodemailer), retrying with backoff while the
+ * server is away, or, with none configured, writes it to its own outbox directory under the data dir (outbox.ts). The
+ * CLI (`emails list`, `emails show`) reads the table. A reaction may follow an email once it went out
+ * (`onEmailSent`: a link's `sent` event is recorded then, never before).
  *
  * The transport is made once per `Services` (on first use) and reused; tests may put their own with `setMailer`.
  * Nothing here knows about verification links' tables: `sendLinkEmail` and `sendResultsEmail` take plain data.
  */
 import { monotonicFactory } from 'ulid';
 import type Nodemailer from 'nodemailer';
+import type { Kysely, Transaction } from 'kysely';
+import { recordEmail } from '../db/emails.ts';
+import type { DB } from '../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import type { Config, SmtpConfig } from '../config.ts';
 import { formatMailbox, isEmailAddress, type Mailbox } from './address.ts';
@@ -31,7 +36,9 @@ export interface MailMessage {
 }
 
 /** What sendMail needs of the services: a subset, so the CLI and tests can call it without a whole server. */
-export type MailServices = { config: Pick<Config, 'smtp' | 'mailFrom' | 'dataDir'>; clock: Clock; logger?: MailLogger };
+export type MailServices = TransportServices & { db: Kysely<DB> };
+/** What handing an email to the transport needs (no database): the sender, and the transport's own tests. */
+export type TransportServices = { config: Pick<Config, 'smtp' | 'mailFrom' | 'dataDir'>; clock: Clock; logger?: MailLogger };
 /** The two calls made of the service's pino logger. */
 export interface MailLogger {
   info(obj: object, msg: string): void;
@@ -212,12 +219,12 @@ export function describeMail(config: Pick<Config, 'smtp' | 'dataDir'>): string {
 const mailers = new WeakMap<object, { mailer: Mailer; injected: boolean; smtp: SmtpConfig | null; dataDir: string }>();
 
 /** Puts a mailer of the caller's own (tests: a failing or recording one) in place of the configured one. */
-export function setMailer(s: MailServices, mailer: Mailer): void {
+export function setMailer(s: TransportServices, mailer: Mailer): void {
   mailers.get(s)?.mailer.close();
   mailers.set(s, { mailer, injected: true, smtp: null, dataDir: '' });
 }
 
-export function mailerOf(s: MailServices): Mailer {
+export function mailerOf(s: TransportServices): Mailer {
   const held = mailers.get(s);
   if (held && (held.injected || (held.smtp === s.config.smtp && held.dataDir === s.config.dataDir))) return held.mailer;
   held?.mailer.close();
@@ -227,7 +234,7 @@ export function mailerOf(s: MailServices): Mailer {
 }
 
 /** Closes the mailer of these services, if one was made (at shutdown; a later send makes a new one). */
-export function closeMailer(s: MailServices): void {
+export function closeMailer(s: TransportServices): void {
   mailers.get(s)?.mailer.close();
   mailers.delete(s);
 }
@@ -240,45 +247,93 @@ function invalid(message: string, via: 'smtp' | 'outbox'): MailError {
   return new MailError(message, { code: 'EINVALID', transient: false, via });
 }
 
-/**
- * Sends one email (or writes it to the outbox) and answers its id (`mail_...`). Throws MailError when it could not:
- * the caller decides whether to retry (`err.transient`). The recipient and the body never reach the logs.
- */
-export async function sendMail(s: MailServices, msg: MailMessage): Promise<string> {
-  const mailer = mailerOf(s);
+/** A message checked (throws MailError EINVALID otherwise), its recipient trimmed and its headers copied. */
+function checked(msg: MailMessage, via: 'smtp' | 'outbox'): MailMessage & { headers: Record<string, string> } {
   const to = typeof msg.to === 'string' ? msg.to.trim() : '';
-  if (!isEmailAddress(to)) throw invalid('the email needs one recipient address (local@domain)', mailer.via);
-  if (typeof msg.subject !== 'string' || /[\r\n]/.test(msg.subject) || msg.subject.trim() === '') throw invalid('the email subject must be one non-empty line', mailer.via);
-  if (typeof msg.text !== 'string' || msg.text === '') throw invalid('the email needs a text body', mailer.via);
+  if (!isEmailAddress(to)) throw invalid('the email needs one recipient address (local@domain)', via);
+  if (typeof msg.subject !== 'string' || /[\r\n]/.test(msg.subject) || msg.subject.trim() === '') throw invalid('the email subject must be one non-empty line', via);
+  if (typeof msg.text !== 'string' || msg.text === '') throw invalid('the email needs a text body', via);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(msg.headers ?? {})) {
-    if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase())) throw invalid(`the header "${name.slice(0, 80)}" cannot be set`, mailer.via);
-    if (typeof value !== 'string' || /[\r\n]/.test(value) || value.length > 900) throw invalid(`the header ${name} must be one line of at most 900 characters`, mailer.via);
+    if (!HEADER_NAME.test(name) || RESERVED.has(name.toLowerCase())) throw invalid(`the header "${name.slice(0, 80)}" cannot be set`, via);
+    if (typeof value !== 'string' || /[\r\n]/.test(value) || value.length > 900) throw invalid(`the header ${name} must be one line of at most 900 characters`, via);
     headers[name] = value;
   }
-  const date = s.clock.now();
-  const id = newMailId(date);
+  return { to, subject: msg.subject, text: msg.text, html: msg.html, headers };
+}
+
+/**
+ * Hands one email to the transport now (SMTP, or this process's outbox directory without it). Throws MailError when
+ * it could not, with `transient` saying whether trying later may help. The sender of the shared outbox (queue.ts)
+ * calls it for each queued email; tests of the transport call it directly. The recipient and the body never reach
+ * the logs.
+ */
+export async function transmitMail(s: TransportServices, msg: MailMessage, id?: string, date?: Date): Promise<{ id: string; via: 'smtp' | 'outbox' }> {
+  const mailer = mailerOf(s);
+  const m = checked(msg, mailer.via);
+  date ??= s.clock.now();
+  id ??= newMailId(date);
   const from = s.config.mailFrom;
   const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
   try {
-    await mailer.send({ id, from, to, subject: msg.subject, text: msg.text, html: msg.html, headers, date, messageId: `<${id}@${domain}>` });
+    await mailer.send({ id, from, ...m, date, messageId: `<${id}@${domain}>` });
   } catch (err) {
     const e = err instanceof MailError ? err : new MailError(`could not send the email: ${scrub(String((err as Error)?.message ?? err), s.config.smtp)}`, { code: 'EMAIL', transient: true, via: mailer.via });
     s.logger?.warn({ mail_id: id, via: e.via, code: e.code, response_code: e.responseCode, transient: e.transient, err: e.message }, 'email not sent');
     throw e;
   }
   s.logger?.info({ mail_id: id, via: mailer.via }, mailer.via === 'smtp' ? 'email sent' : 'email written to the local outbox');
-  return id;
+  return { id, via: mailer.via };
+}
+
+/** Where an email is recorded, and what follows once it went out. */
+export interface QueueOptions {
+  /** The transaction that causes the email: both commit, or neither. Default: the services' database. */
+  within?: Kysely<DB> | Transaction<DB>;
+  /** The account it is sent for (the CLI shows it; deleting the account deletes its emails). */
+  accountId?: string | null;
+  /** A reaction to run once it went out (`onEmailSent`): a topic and what it is about (a link id...). */
+  followUp?: { topic: string; ref: string };
+  /** At most one email per key, ever: queueing it again answers the first one's id (a retried job sends once). */
+  key?: string;
+}
+
+/**
+ * Records one email in the shared outbox (the `emails` table) and answers its id (`mail_...`); a worker of any
+ * process sharing the database sends it (queue.ts: SMTP with retries and backoff, or this process's outbox directory
+ * without SMTP). Throws MailError `EINVALID` for a message that could never be sent; nothing is recorded then.
+ */
+export async function sendMail(s: MailServices, msg: MailMessage, opts: QueueOptions = {}): Promise<string> {
+  const m = checked(msg, s.config.smtp ? 'smtp' : 'outbox');
+  const date = s.clock.now();
+  const id = newMailId(date);
+  const got = await recordEmail(opts.within ?? s.db, {
+    id,
+    account_id: opts.accountId ?? null,
+    to_address: m.to,
+    subject: m.subject,
+    text_body: m.text,
+    html_body: m.html ?? null,
+    headers: JSON.stringify(m.headers),
+    topic: opts.followUp?.topic ?? null,
+    ref: opts.followUp?.ref ?? null,
+    dedupe_key: opts.key ?? null,
+    next_attempt_at: date,
+    created_at: date,
+    updated_at: date,
+  });
+  s.logger?.info({ mail_id: got }, got === id ? 'email queued' : 'email already queued');
+  return got;
 }
 
 /** The link email (linkEmail) to `to`; answers the mail id. */
-export async function sendLinkEmail(s: MailServices, args: LinkEmailArgs & { to: string; headers?: Record<string, string> }): Promise<string> {
+export async function sendLinkEmail(s: MailServices, args: LinkEmailArgs & { to: string; headers?: Record<string, string> }, opts: QueueOptions = {}): Promise<string> {
   const built = linkEmail(args);
-  return sendMail(s, { to: args.to, ...built, headers: args.headers });
+  return sendMail(s, { to: args.to, ...built, headers: args.headers }, opts);
 }
 
 /** The results summary (resultsEmail) to `to`; answers the mail id. */
-export async function sendResultsEmail(s: MailServices, args: ResultsEmailArgs & { to: string; headers?: Record<string, string> }): Promise<string> {
+export async function sendResultsEmail(s: MailServices, args: ResultsEmailArgs & { to: string; headers?: Record<string, string> }, opts: QueueOptions = {}): Promise<string> {
   const built = resultsEmail(args);
-  return sendMail(s, { to: args.to, ...built, headers: args.headers });
+  return sendMail(s, { to: args.to, ...built, headers: args.headers }, opts);
 }

@@ -1,5 +1,6 @@
 /**
- * sendMail without SMTP (the embedded default): every email lands in `<dataDir>/outbox` as an .eml (the exact
+ * The transport without SMTP (the embedded default; the shared outbox's sender, mail/queue.ts, hands each queued
+ * email to it in the process that claimed it): every email lands in `<dataDir>/outbox` as an .eml (the exact
  * message) and a .json record, private to the service's user; the listing is newest first. Bad recipients and headers
  * are refused before anything is written, logs never hold the recipient or the body, and a mailer can be injected.
  */
@@ -10,7 +11,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/src/clock.ts';
 import { loadConfig } from '../../../server/src/config.ts';
-import { MailError, closeMailer, mailerOf, sendLinkEmail, sendMail, sendResultsEmail, setMailer, type OutgoingMail } from '../../../server/src/mail/index.ts';
+import { MailError, closeMailer, linkEmail, mailerOf, resultsEmail, setMailer, transmitMail, type MailMessage, type OutgoingMail } from '../../../server/src/mail/index.ts';
 import { listOutbox, outboxDir, readOutbox } from '../../../server/src/mail/outbox.ts';
 import type { Services } from '../../../server/src/http/context.ts';
 import type { MailServices } from '../../../server/src/mail/index.ts';
@@ -37,13 +38,9 @@ describe('the local outbox', () => {
 
   it('writes the message (.eml, exactly what SMTP would carry) and its record (.json), private to the service', async () => {
     expect(mailerOf(s).via).toBe('outbox');
-    const id = await sendLinkEmail(s, {
+    const { id } = await transmitMail(s, {
+      ...linkEmail({ requester: 'Acme', url: 'https://verify.example/l/secret-token-1', expires_at: '2026-11-27T10:00:00Z', documents: [{ label: 'DNI' }], locale: 'es' }),
       to: 'ana@example.com',
-      requester: 'Acme',
-      url: 'https://verify.example/l/secret-token-1',
-      expires_at: '2026-11-27T10:00:00Z',
-      documents: [{ label: 'DNI' }],
-      locale: 'es',
       headers: { 'X-Cotejo-Link': 'vl_1' },
     });
     ids.push(id);
@@ -75,8 +72,9 @@ describe('the local outbox', () => {
   it('lists newest first, with a limit; unknown or malformed ids are not found', async () => {
     s.clock.advance(60_000);
     ids.push(
-      await sendResultsEmail(s, {
+      (await transmitMail(s, {
         to: 'ops@acme.example',
+        ...resultsEmail({
         requester: 'Acme',
         reference: 'REF-1',
         link_id: 'vl_1',
@@ -85,10 +83,11 @@ describe('the local outbox', () => {
         documents: [{ label: 'DNI', outcome: 'accepted' }],
         completed_at: s.clock.now(),
         locale: 'en',
-      }),
+        }),
+      })).id,
     );
     s.clock.advance(60_000);
-    ids.push(await sendMail(s, { to: 'x@acme.example', subject: 'Third', text: 'hello\n' }));
+    ids.push((await transmitMail(s, { to: 'x@acme.example', subject: 'Third', text: 'hello\n' })).id);
     const out = outboxDir(dir);
     const all = await listOutbox(out, 100);
     expect(all.total).toBe(3);
@@ -112,7 +111,7 @@ describe('the local outbox', () => {
 
   it('refuses a bad recipient or header before writing anything', async () => {
     const before = fs.readdirSync(outboxDir(dir)).length;
-    const bad: [Parameters<typeof sendMail>[1], RegExp][] = [
+    const bad: [MailMessage, RegExp][] = [
       [{ to: 'ana@example.com\r\nBcc: all@example.com', subject: 's', text: 't' }, /one recipient address/],
       [{ to: 'a@example.com, b@example.com', subject: 's', text: 't' }, /one recipient address/],
       [{ to: '', subject: 's', text: 't' }, /one recipient address/],
@@ -123,7 +122,7 @@ describe('the local outbox', () => {
       [{ to: 'a@example.com', subject: 's', text: 't', headers: { 'X-Ok': 'v\r\nBcc: all@example.com' } }, /must be one line/],
     ];
     for (const [msg, re] of bad) {
-      const err = await sendMail(s, msg).catch((e: unknown) => e);
+      const err = await transmitMail(s, msg).catch((e: unknown) => e);
       expect(err, JSON.stringify(msg)).toBeInstanceOf(MailError);
       expect((err as MailError).message).toMatch(re);
       expect(err).toMatchObject({ code: 'EINVALID', transient: false, via: 'outbox' });
@@ -135,7 +134,7 @@ describe('the local outbox', () => {
     const blocked = path.join(tmp, 'blocked');
     fs.writeFileSync(blocked, 'a file where the data dir should be');
     const { s: t } = services(blocked);
-    const err = await sendMail(t, { to: 'a@example.com', subject: 's', text: 't' }).catch((e: unknown) => e);
+    const err = await transmitMail(t, { to: 'a@example.com', subject: 's', text: 't' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MailError);
     expect(err).toMatchObject({ code: 'EOUTBOX', transient: true, via: 'outbox' });
     expect((err as Error).message).toContain(`could not write the email to the outbox ${path.join(blocked, 'outbox')}`);
@@ -148,11 +147,11 @@ describe('injecting a mailer', () => {
     const { s } = services(path.join(tmp, 'b'));
     const sent: OutgoingMail[] = [];
     setMailer(s, { via: 'smtp', describe: 'recorder', async send(m) { sent.push(m); }, close() {} });
-    const id = await sendMail(s, { to: 'a@example.com', subject: 'Hi', text: 'x' });
+    const { id } = await transmitMail(s, { to: 'a@example.com', subject: 'Hi', text: 'x' });
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ id, to: 'a@example.com', subject: 'Hi', from: { name: 'Cotejo', address: 'no-reply@localhost' }, messageId: `<${id}@localhost>` });
     setMailer(s, { via: 'smtp', describe: 'down', async send() { throw new Error('boom'); }, close() {} });
-    await expect(sendMail(s, { to: 'a@example.com', subject: 'Hi', text: 'x' })).rejects.toMatchObject({ name: 'MailError', code: 'EMAIL', message: 'could not send the email: boom' });
+    await expect(transmitMail(s, { to: 'a@example.com', subject: 'Hi', text: 'x' })).rejects.toMatchObject({ name: 'MailError', code: 'EMAIL', message: 'could not send the email: boom' });
     expect(fs.existsSync(path.join(tmp, 'b'))).toBe(false);
     closeMailer(s);
     // Closed: the next send makes the configured one again (the outbox).

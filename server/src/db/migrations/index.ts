@@ -19,6 +19,8 @@ import * as m0017 from './0017_trusted_lists.ts';
 import * as m0018 from './0018_trusted_list_pivots.ts';
 import * as m0019 from './0019_mask_fields.ts';
 import * as m0020 from './0020_blob_spool.ts';
+import * as m0021 from './0021_emails.ts';
+import * as m0022 from './0022_usage_rollup.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +44,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_trusted_list_pivots': m0018,
   '0019_mask_fields': m0019,
   '0020_blob_spool': m0020,
+  '0021_emails': m0021,
+  '0022_usage_rollup': m0022,
 };
 
 export const migrationProvider: MigrationProvider = {

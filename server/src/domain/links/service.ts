@@ -27,6 +27,7 @@ import { faceVerificationOf, getTemplateForRequest, resolveExpectList, resolveMa
 import * as jobs from '../../jobs/queue.ts';
 import { LINK_EMAIL_QUEUE } from '../../jobs/queues.ts';
 import { MailError, type DossierVerdictStatus } from '../../mail/index.ts';
+import { onEmailSent } from '../../mail/queue.ts';
 import { linkMail } from './mail-hooks.ts';
 import { present, toLink, type VerificationLink } from './present.ts';
 import { analysesOf, findLink, hashToken, insertLink, lockLink, tokenKey, tokenOf, updateLink, urlOf, type NewLink } from './store.ts';
@@ -178,8 +179,10 @@ export async function runOneLinkEmailJob(s: Services): Promise<boolean> {
   if (!job) return false;
   const p = job.payload as unknown as LinkEmailJob;
   try {
-    if (p.email === 'link') await sendLinkEmail(s, p.link);
-    else await sendResultsEmail(s, p.link, p.dossier_status ?? null);
+    // Into the shared outbox (server/src/mail/queue.ts sends it, retrying while the mail server is away); keyed by
+    // the job, so a job run again after a crash queues it once.
+    if (p.email === 'link') await sendLinkEmail(s, p.link, job.id);
+    else await sendResultsEmail(s, p.link, p.dossier_status ?? null, job.id);
     await jobs.complete(s.db, s.clock, job.id);
   } catch (err) {
     const transient = !(err instanceof MailError) || err.transient;
@@ -187,23 +190,27 @@ export async function runOneLinkEmailJob(s: Services): Promise<boolean> {
     const next = transient ? await jobs.fail(s.db, s.clock, job, String((err as Error)?.message ?? err), delay) : 'failed';
     if (!transient) await jobs.complete(s.db, s.clock, job.id);
     // The mail module's messages never hold the password, the recipient or the body.
-    s.logger.error({ err, link: p.link, email: p.email, attempt: job.attempts, next }, next === 'retry' ? 'could not send a link email; trying again later' : 'could not send a link email; giving up');
+    s.logger.error({ err, link: p.link, email: p.email, attempt: job.attempts, next }, next === 'retry' ? 'could not queue a link email; trying again later' : 'could not queue a link email; giving up');
   }
   return true;
 }
 
-/** Emails the link: event `sent` and `last_sent_at` once it went out. Not for a link that is no longer active. */
-async function sendLinkEmail(s: Services, linkId: string): Promise<void> {
+/** Queues the link email (not for a link that is no longer active); event `sent` and `last_sent_at` once it went out. */
+async function sendLinkEmail(s: Services, linkId: string, key: string): Promise<void> {
   const row = await s.db.selectFrom('verification_links').selectAll().where('id', '=', linkId).executeTakeFirst();
   if (!row?.notify_email || !linkMail.sendLink || !(ACTIVE as readonly string[]).includes(row.status)) return;
-  await linkMail.sendLink(s, { row: row as VerificationLinkRow, url: await urlOf(s, row.id) });
-  const at = s.clock.now();
-  await s.db.transaction().execute(async (trx) => {
-    const locked = (await lockLink(trx, row.id))!;
-    const events = [...locked.events, { type: 'sent', at: at.toISOString(), email: row.notify_email! }];
-    await updateLink(trx, row.id, { events, last_sent_at: at });
-  });
+  await linkMail.sendLink(s, { row: row as VerificationLinkRow, url: await urlOf(s, row.id) }, { key, followUp: { topic: 'link_sent', ref: row.id } });
 }
+
+onEmailSent('link_sent', async (s, email) => {
+  const at = email.sent_at!;
+  await s.db.transaction().execute(async (trx) => {
+    const locked = await lockLink(trx, email.ref!);
+    if (!locked) return;
+    const events = [...locked.events, { type: 'sent', at: at.toISOString(), email: email.to_address }];
+    await updateLink(trx, locked.id, { events, last_sent_at: at });
+  });
+});
 
 export async function getLink(s: Services, auth: Auth, id: string): Promise<VerificationLink> {
   const row = await findLink(s.db, scope(auth), id);
@@ -360,18 +367,21 @@ async function emitLinkEvent(s: Services, trx: Transaction<DB>, row: Verificatio
   await emitEvent(s, row, type, data, { within: trx, subject: row.id, callback: row.callback_url ? { url: row.callback_url, linkId: row.id } : null });
 }
 
-/** Emails the summary of a completed link: `results_email_sent_at` and event `results_sent` once it went out (once). */
-async function sendResultsEmail(s: Services, linkId: string, dossierStatus: DossierVerdictStatus | null): Promise<void> {
+/** Queues the summary of a completed link (once); `results_email_sent_at` and event `results_sent` once it went out. */
+async function sendResultsEmail(s: Services, linkId: string, dossierStatus: DossierVerdictStatus | null, key: string): Promise<void> {
   const row = (await s.db.selectFrom('verification_links').selectAll().where('id', '=', linkId).executeTakeFirst()) as VerificationLinkRow | undefined;
   if (!row?.results_email || row.results_email_sent_at || !linkMail.sendResults) return;
-  await linkMail.sendResults(s, { row, dossierStatus });
-  const at = s.clock.now();
-  await s.db.transaction().execute(async (trx) => {
-    const locked = (await lockLink(trx, row.id))!;
-    if (locked.results_email_sent_at) return;
-    await updateLink(trx, row.id, { results_email_sent_at: at, events: [...locked.events, { type: 'results_sent', at: at.toISOString(), email: row.results_email! }] });
-  });
+  await linkMail.sendResults(s, { row, dossierStatus }, { key, followUp: { topic: 'results_sent', ref: row.id } });
 }
+
+onEmailSent('results_sent', async (s, email) => {
+  const at = email.sent_at!;
+  await s.db.transaction().execute(async (trx) => {
+    const locked = await lockLink(trx, email.ref!);
+    if (!locked || locked.results_email_sent_at) return;
+    await updateLink(trx, locked.id, { results_email_sent_at: at, events: [...locked.events, { type: 'results_sent', at: at.toISOString(), email: email.to_address }] });
+  });
+});
 
 /** Expires one active link past its time: status, event, webhook and callback (once). True when it did. */
 export async function expireLink(s: Services, linkId: string): Promise<boolean> {
