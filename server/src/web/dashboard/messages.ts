@@ -96,7 +96,7 @@ const M = {
   'settings.standard': ['Estándar', 'Standard', 'Padrão', 'Standard'],
   'settings.review_max_days': ['Días que una revisión pendiente guarda el original (1 a 90)', 'Days a pending review keeps the original (1 to 90)', 'Dias que uma revisão pendente guarda o original (1 a 90)', "Jours pendant lesquels une révision en attente garde l'original (1 à 90)"],
   'settings.review_retention': ['Horas que se guarda el original tras la decisión (0 a 720)', 'Hours the original is kept after the decision (0 to 720)', 'Horas que o original é guardado após a decisão (0 a 720)', "Heures de conservation de l'original après la décision (0 à 720)"],
-  'settings.low_credit': ['Aviso credits.low por debajo de (créditos)', 'credits.low warning below (credits)', 'Aviso credits.low abaixo de (créditos)', 'Alerte credits.low en dessous de (crédits)'],
+  'settings.low_credit': ['Avisar de saldo bajo por debajo de (créditos)', 'Warn of a low balance below (credits)', 'Avisar de saldo baixo abaixo de (créditos)', 'Alerter d’un solde bas en dessous de (crédits)'],
   'settings.save': ['Guardar', 'Save', 'Guardar', 'Enregistrer'],
   'settings.saved': ['Ajustes guardados.', 'Settings saved.', 'Definições guardadas.', 'Paramètres enregistrés.'],
   'settings.readonly': ['Solo propietarios y administradores pueden cambiarlos.', 'Only owners and administrators can change them.', 'Só proprietários e administradores os podem alterar.', 'Seuls les propriétaires et administrateurs peuvent les modifier.'],
