@@ -85,7 +85,7 @@ export interface LiveAccount {
 /** A live-mode account as an operator makes one with the CLI: verified email, credits, no rate or page limit in the way. */
 export function liveAccount(env: NodeJS.ProcessEnv, credits: number): LiveAccount {
   const acc = cliJson<LiveAccount>(['accounts', 'create', '--name', 'Bench'], env);
-  cliJson(['accounts', 'update', '--account', acc.account, '--rate-limit', '100000', '--email', 'bench@example.com', '--email-verified', 'true',
+  cliJson(['accounts', 'update', '--account', acc.account, '--rate-limit', '10000', '--email', 'bench@example.com', '--email-verified', 'true',
     '--live-concurrency', '1000', '--live-pages-per-minute', '1000000'], env);
   cliJson(['credits', 'add', '--account', acc.account, '--amount', String(credits)], env);
   return acc;
