@@ -131,6 +131,7 @@ try {
     }
   }), 100);
   const idle = procs.map((p) => p.rss());
+  const cpu0 = procs.map((p) => p.cpu());
 
   let done: (r: Received) => void;
   const completed = new Promise<Received>((ok) => (done = ok));
@@ -158,6 +159,8 @@ try {
   const tDone = performance.now();
   clearInterval(progress);
   clearInterval(sampler);
+  const cpu = procs.map((p, i) => p.cpu() - cpu0[i]);
+  const cpuAll = cpu[0] + cpu[1];
   const final = await call('GET', `/v1/batches/${batch.id}`);
 
   // Per document: which process read it, when it completed.
@@ -208,6 +211,8 @@ try {
     `- **202 to \`batch.completed\` at the receiver: ${s1(wall)} s** (goal: at most ${GOAL_S} s: ${wall / 1000 <= GOAL_S ? 'met' : 'not met'}); signature verified: ${event.verified ? 'yes' : 'NO'}; ` +
       `the batch says ${final.body.status}, counts ${JSON.stringify(final.body.counts)}`,
     `- analyses: ${JSON.stringify(statuses)}; read by the two processes: ${perProcess}${retried ? `; ${retried} retried` : ''}`,
+    `- CPU used by the two processes during the batch: ${cpu.map((x) => x.toFixed(0)).join(' + ')} = **${cpuAll.toFixed(0)} CPU seconds** (${(cpuAll / SIZE).toFixed(2)} a document): ` +
+      `with 2 cores to themselves the batch needs at least ${(cpuAll / 2).toFixed(0)} s`,
     `- resident set per process: ${idle.map((x) => x.toFixed(0)).join(' and ')} MB at the start, peak ${peaks.map((x) => x.toFixed(0)).join(' and ')} MB`,
     '',
     'Seconds per document kind (a document\'s time: from the previous completion by the same process, or the 202, to its own):',

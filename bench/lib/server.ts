@@ -97,6 +97,8 @@ export interface Server {
   out: string[];
   /** Resident set of the process, MB (from /proc). */
   rss(): number;
+  /** CPU seconds the process has used so far, every thread (from /proc). */
+  cpu(): number;
 }
 
 /** `node server/src/main.ts` with `env`; resolves once its banner names the port. */
@@ -119,6 +121,11 @@ export function startServer(name: string, env: NodeJS.ProcessEnv): Promise<Serve
           url: `http://127.0.0.1:${port}`,
           out,
           rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024,
+          cpu: () => {
+            // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
+            const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+            return (Number(fields[11]) + Number(fields[12])) / 100;
+          },
         });
       }
     });
