@@ -187,10 +187,9 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
 
   const timeoutMs = scale === 1 ? undefined : m.OCR_PAGE_BUDGET_MS * scale;
   const readText = async (image: PageImage): Promise<TextLine[] | null> => {
-    const deadline = performance.now() + budget.ocr - 500;
-    const read = await run('ocr', budget.ocr, async () => ocrLines(m, await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, deadline, log, timeoutMs }));
-    used.set('ocr', read && read.languages.length !== opts.ocrLanguages.length ? { ...R.ocr, model: describe(m, read.languages).ocr.model } : R.ocr);
-    return read?.lines ?? null;
+    const lines = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs }));
+    used.set('ocr', R.ocr);
+    return lines;
   };
 
   for (const image of images) {
@@ -237,51 +236,6 @@ function saysReceiptOrInvoice(m: Modules, lines: TextLine[]): boolean {
   if (lines.length === 0) return false;
   const top = m.classifyText(lines).candidates[0];
   return top !== undefined && top.confidence >= 0.5 && getEntry(top.type)?.category === 'finance';
-}
-
-/**
- * Words of the page that only English, of the OCR languages, writes: a first pass in English alone that reads several
- * of them (and no more of another language's words) is the reading; otherwise the page is read again with every
- * configured language.
- */
-const ENGLISH_WORDS = new Set(
-  ('the and of to for is with your you are please that this from have has will which thank thanks amount invoice number receipt cash change ' +
-    'qty quantity tax subtotal price item items payment paid due bill balance card order customer account tel phone address driver license ' +
-    'licence class sex height weight eyes hair expires issued birth name state united states kingdom passport signature restrictions endorsements ' +
-    'resident permanent department motor vehicles').split(' '),
-);
-
-/**
- * Page OCR with the languages the page needs. Each configured language costs recognition time (four languages take
- * about twice the CPU of English alone: bench/results/reading-speed.md), so a page is first read in English when
- * English is one of them; when that text is not plainly English (too few English words, or more words of another
- * language: text/normalize.ts guessLanguage), the page is read again with every configured language, as before.
- */
-async function ocrLines(
-  m: Modules,
-  image: PageImage,
-  o: { languages: OcrLanguage[]; group: string; deadline: number; log: Logger; timeoutMs: number | undefined },
-): Promise<{ lines: TextLine[]; languages: OcrLanguage[] }> {
-  const { languages, group, timeoutMs } = o;
-  if (languages.length < 2 || !languages.includes('eng')) return { lines: await m.ocrPage(image, { languages, group, timeoutMs }), languages };
-  const first = await m.ocrPage(image, { languages: ['eng'], group, timeoutMs });
-  const text = first.map((l) => l.text).join('\n');
-  const english = (text.toLowerCase().match(/\p{L}+/gu) ?? []).filter((w) => ENGLISH_WORDS.has(w)).length;
-  const guess = m.guessLanguage(text);
-  if (english >= 3 && (guess === null || guess.code === 'en' || english >= 6)) return { lines: first, languages: ['eng'] };
-  // The second reading gets what is left of the OCR budget; past it (or failing), the English one stands.
-  const left = o.deadline - performance.now();
-  if (left < 1000) return { lines: first, languages: ['eng'] };
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), left);
-  try {
-    return { lines: await m.ocrPage(image, { languages, group, signal: abort.signal, timeoutMs }), languages };
-  } catch (err) {
-    o.log.warn({ err, reader: 'ocr' }, 'page OCR in every language failed or ran late; the English reading stands');
-    return { lines: first, languages: ['eng'] };
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** What the identity evidence (MRZ, barcode) says, from the page that carries the clearest one. */
