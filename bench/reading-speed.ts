@@ -15,7 +15,8 @@
 // Usage: node bench/reading-speed.ts [--skip-server] [--server-only] [--only KIND] [--limit N]
 //   (node 24, node_modules/.bin first on PATH). The server part makes a fresh database on the PostgreSQL of
 //   DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) and drops it at the end. Only a full run (every
-//   file, the server part) writes bench/results/reading-speed.md; others print their tables.
+//   kind, the server part; with --limit N a sample of N files of each kind, said so) writes bench/results/reading-speed.md,
+//   keeping bench/live-batch.ts's section and the hand-written notes between their markers; others print their tables.
 import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -310,7 +311,9 @@ if (full) {
     // first run
   }
   const batch = /<!-- live-batch:start -->[\s\S]*<!-- live-batch:end -->/.exec(previous)?.[0];
-  writeFileSync(OUT, `${body}${batch ? `\n${batch}\n` : ''}`);
+  // Hand-written notes (what was changed and what it did) between their markers are kept too.
+  const notes = /<!-- notes:start -->[\s\S]*<!-- notes:end -->/.exec(previous)?.[0];
+  writeFileSync(OUT, `${body}${batch ? `\n${batch}\n` : ''}${notes ? `\n${notes}\n` : ''}`);
   console.error(`wrote ${relative(ROOT, OUT)}`);
 }
 process.exit(0);
