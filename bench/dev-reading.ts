@@ -10,11 +10,13 @@
 // the markers below, keeping the older sections.
 //
 // Usage: node bench/dev-reading.ts [--split tune|validate|both] [--only mrz|mrz-flagged|id-fronts|receipts|invoices]
-//                                  [--save READINGS.json] [--from READINGS.json]
+//                                  [--save READINGS.json] [--from READINGS.json] [--budget-scale N]
 //   (node 24 with node_modules/.bin first on PATH). Progress on stderr. Only a full run (both splits, every category)
 //   writes the results file; a partial run prints its tables on stdout. --save keeps the readings (outside the repo:
 //   they hold the validate split's read values); --from scores saved readings again without reading (for changing
-//   the scoring rules only: the timings are the saved ones).
+//   the scoring rules only: the timings are the saved ones). --budget-scale multiplies every reader's time budget: on a
+//   machine so loaded that readers run past their budgets, the checks then measure the readers, not the load (the
+//   seconds are still the loaded machine's).
 //
 // The validate split stays unseen: for its misses only the mechanical class is printed (decided by
 // bench/lib/dev-scoring.ts from the reading and the truth), never the read value; tune misses are printed in full.
@@ -80,7 +82,12 @@ const family = (t: string) => (isInvoiceType(t) ? 'invoice' : RECEIPT_TYPES.has(
 // ---------------------------------------------------------------- reading
 
 const config = loadConfig(); // the COTEJO_* variables apply, as in the server
-const provider = createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, ocrEngine: config.ocrEngine, concurrency: 1, logger: createLogger('silent') })!;
+const budgetScale = Number(arg('--budget-scale') ?? 1);
+if (!(budgetScale >= 1)) {
+  console.error('--budget-scale: a number, at least 1');
+  process.exit(2);
+}
+const provider = createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, ocrEngine: config.ocrEngine, concurrency: 1, logger: createLogger('silent'), budgetScale })!;
 
 /** What the scoring and the report use of a reading (what --save keeps). */
 type Kept = Pick<Reading, 'document' | 'fields' | 'providers'>;
@@ -284,7 +291,7 @@ const section = `${START}
 Run \`node bench/dev-reading.ts\` (readings at commit ${meta.commit}, ${meta.at}Z${saved ? `; scored again at commit ${execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim()} from the saved readings` : ''}), ${results.length} files read one at a time in
 ${meta.wall.toFixed(0)} s. Machine: \`nproc\` ${meta.nproc}, ${meta.cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; load average ${meta.load0} at start, ${meta.load1} at the end
 (other engineers' work shares the 2 cores: seconds are upper bounds). Readers: ${[...config.liveReaders].join(', ')}; OCR languages
-${config.ocrLanguages.join('+')}; \`createLocalProvider\` with concurrency 1, engines warm (one MRZ image, one PDF and one receipt read first, not
+${config.ocrLanguages.join('+')}; \`createLocalProvider\` with concurrency 1${budgetScale !== 1 ? ` and every reader's budget ×${budgetScale} (--budget-scale)` : ''}, engines warm (one MRZ image, one PDF and one receipt read first, not
 counted), the same \`ReadInput\` as \`bench/live-reading.ts\` with \`expect: null\` (the type is scored), reference date ${REF}.
 Truth: the set's \`ground-truth.json\`; expected catalogue types of MRZ documents and ID fronts: \`bench/data/dev-types.json\` (from the
 truth's document code, issuing state, format and kind, never from a reading). The split is the set's own (by file hash).

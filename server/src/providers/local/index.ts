@@ -83,6 +83,11 @@ export interface LocalProviderOptions {
   ocrEngine?: OcrEngineSetting;
   concurrency: number;
   logger: Logger;
+  /**
+   * Multiplies every reader's time budget (and page OCR's own): for benches on a machine so loaded that a budget would
+   * turn into misses the readers do not have (bench/dev-reading.ts --budget-scale). Default 1.
+   */
+  budgetScale?: number;
 }
 
 /** The live provider of the local readers, or null when the configuration leaves none (live mode is then 503). */
@@ -100,6 +105,7 @@ class Timeout extends Error {}
 /** Runs one reader under its budget: its result, or null when it threw or ran late (the reading goes on). */
 export async function attempt<T>(log: Logger, reader: string, budgetMs: number, fn: () => Promise<T>): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
+  const t0 = performance.now();
   try {
     return await Promise.race([
       fn(),
@@ -112,6 +118,8 @@ export async function attempt<T>(log: Logger, reader: string, budgetMs: number, 
     return null;
   } finally {
     clearTimeout(timer);
+    // Where a reading's seconds go (bench/reading-speed.ts collects these; queue time for the OCR workers included).
+    log.debug({ reader, ms: Math.round(performance.now() - t0) }, 'local reader timing');
   }
 }
 
@@ -137,6 +145,8 @@ interface Evidence {
 async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadInput, opts: LocalProviderOptions, used: Map<string, ProviderInfo>): Promise<Evidence> {
   const log = opts.logger;
   const on = (r: LocalReaderName) => opts.readers.has(r);
+  const scale = opts.budgetScale ?? 1;
+  const budget = Object.fromEntries(Object.entries(BUDGET_MS).map(([k, v]) => [k, v * scale])) as Record<keyof typeof BUDGET_MS, number>;
   const ev: Evidence = { pages: [], lines: [], xml: null, pageCount: Math.max(1, input.pages), looked: false };
   // The pages of one document queue together for the OCR workers, fairly among documents.
   const readingId = randomUUID();
@@ -153,7 +163,7 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
   };
   const images: PageImage[] = [];
   if (input.mime === 'application/pdf') {
-    const content = on('text') ? await run('pdf', BUDGET_MS.pdf, () => m.readPdf(input.bytes, { maxPages: input.pages })) : null;
+    const content = on('text') ? await run('pdf', budget.pdf, () => m.readPdf(input.bytes, { maxPages: input.pages })) : null;
     let scanned = Array.from({ length: Math.min(input.pages, MAX_SCANNED_PAGES) }, (_, i) => i + 1);
     if (content) {
       const text = content.pages.flatMap((p) => p.lines);
@@ -168,38 +178,50 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     // Pages without text are rendered and read as images, unless an embedded invoice already says everything.
     if ((on('mrz') || on('pdf417') || on('ocr')) && !ev.xml?.isInvoice) {
       for (const page of scanned) {
-        const raw = await attempt(log, 'render', BUDGET_MS.render, () => m.renderPdfPage(input.bytes, page, { maxSide: MAX_READ_SIDE }));
+        const raw = await attempt(log, 'render', budget.render, () => m.renderPdfPage(input.bytes, page, { maxSide: MAX_READ_SIDE }));
         if (raw) images.push(await m.pageImageFromRgba(raw, page));
       }
     }
   } else {
     // Intake has already decoded this image once: a failure here is unexpected, and the reading fails honestly.
-    const image = await attempt(log, 'decode', BUDGET_MS.decode, () => m.decodeImage(input.bytes, input.mime as never));
+    const image = await attempt(log, 'decode', budget.decode, () => m.decodeImage(input.bytes, input.mime as never));
     if (image) images.push(image);
   }
 
+  const timeoutMs = scale === 1 ? undefined : m.OCR_PAGE_BUDGET_MS * scale;
+  const readText = async (image: PageImage): Promise<TextLine[] | null> => {
+    const engine = ocrEngineFor(opts.ocrEngine ?? 'auto', input.mime, image);
+    const lines = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine }));
+    used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
+    return lines;
+  };
+
   for (const image of images) {
     const page: PageEvidence = { image, mrz: null, pdf417: null, lines: [], warnings: [] };
-    if (on('mrz')) {
-      page.mrz = await run('mrz', BUDGET_MS.mrz, () => m.readMrz(image));
+    // A page of a till receipt's shape (no MRZ document or card is this tall) is read first: when its text says
+    // receipt or invoice, the zone and barcode searches (up to a second of CPU on a receipt) are not run.
+    let early: { lines: TextLine[] | null } | null = null;
+    if (on('ocr') && (on('mrz') || on('pdf417')) && image.height >= TALL_PAGE * image.width) early = { lines: await readText(image) };
+    const zones = !early?.lines || !saysReceiptOrInvoice(m, early.lines);
+    if (on('mrz') && zones) {
+      page.mrz = await run('mrz', budget.mrz, () => m.readMrz(image));
       used.set('mrz', R.mrz);
     }
-    if (!page.mrz && on('pdf417')) {
-      const found = await run('pdf417', BUDGET_MS.pdf417, () => m.readPdf417Pixels(image));
+    if (!page.mrz && on('pdf417') && zones) {
+      const found = await run('pdf417', budget.pdf417, () => m.readPdf417Pixels(image));
       used.set('pdf417', R.pdf417);
       if (found) page.pdf417 = found;
     }
     // Identity documents are printed in colour: a grey one is a photocopy or a grey scan.
     const idEvidence = page.mrz !== null || page.pdf417 !== null;
-    const quality = await attempt(log, 'quality', BUDGET_MS.decode, async () =>
+    const quality = await attempt(log, 'quality', budget.decode, async () =>
       m.assessQuality(image, { mrzBoxes: page.mrz ? [page.mrz.bbox] : [], colourDocument: idEvidence }),
     );
     if (quality) page.warnings.push(...quality.warnings);
     // No zone to read: the page's text is what classifies it (and what the rules extract from).
+    // (The text read first is dropped when a zone or barcode was found after all: the reading is what it was.)
     if (!page.mrz && !page.pdf417 && on('ocr')) {
-      const engine = ocrEngineFor(opts.ocrEngine ?? 'auto', input.mime, image);
-      const lines = await run('ocr', BUDGET_MS.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, engine }));
-      used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
+      const lines = early ? early.lines : await readText(image);
       if (lines) {
         page.lines = lines;
         ev.lines.push(...lines);
@@ -221,6 +243,16 @@ export function ocrEngineFor(setting: OcrEngineSetting, mime: string, page: { wi
   if (setting !== 'auto') return setting;
   if (mime === 'application/pdf') return 'tesseract';
   return page.height >= page.width ? 'paddle' : 'tesseract';
+}
+
+/** Height over width from which a page is a till receipt's shape: read first, zones searched only if not one. */
+const TALL_PAGE = 1.8;
+
+/** The page's text classifies as a receipt or an invoice (a finance type, sure). */
+function saysReceiptOrInvoice(m: Modules, lines: TextLine[]): boolean {
+  if (lines.length === 0) return false;
+  const top = m.classifyText(lines).candidates[0];
+  return top !== undefined && top.confidence >= 0.5 && getEntry(top.type)?.category === 'finance';
 }
 
 /** What the identity evidence (MRZ, barcode) says, from the page that carries the clearest one. */
