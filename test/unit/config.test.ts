@@ -137,12 +137,14 @@ describe('loadConfig', () => {
   });
 
   it('retention (#31): 7 d of finished jobs, 30 d of events, 100 final deliveries per endpoint, exports 24 h past expiry; each settable or off, bad values refused', () => {
-    expect(loadConfig({}).retention).toEqual({ finishedJobsMs: 7 * 86_400_000, eventsMs: 30 * 86_400_000, deliveriesPerEndpoint: 100, expiredExportsMs: 86_400_000 });
+    expect(loadConfig({}).retention).toEqual({ finishedJobsMs: 7 * 86_400_000, eventsMs: 30 * 86_400_000, deliveriesPerEndpoint: 100, expiredExportsMs: 86_400_000, emailsMs: 30 * 86_400_000, usageDetailMs: 2 * 86_400_000 });
     expect(loadConfig({ COTEJO_RETENTION_JOBS: '12h', COTEJO_RETENTION_EVENTS: 'off', COTEJO_RETENTION_DELIVERIES: '500', COTEJO_RETENTION_EXPORTS: '30m' }).retention).toEqual({
       finishedJobsMs: 12 * 3_600_000,
       eventsMs: null,
       deliveriesPerEndpoint: 500,
       expiredExportsMs: 30 * 60_000,
+      emailsMs: 30 * 86_400_000,
+      usageDetailMs: 2 * 86_400_000,
     });
     expect(loadConfig({ COTEJO_RETENTION_DELIVERIES: 'off' }).retention.deliveriesPerEndpoint).toBeNull();
     for (const [name, v] of [['COTEJO_RETENTION_JOBS', '7'], ['COTEJO_RETENTION_EVENTS', '0d'], ['COTEJO_RETENTION_EXPORTS', 'soon'], ['COTEJO_RETENTION_DELIVERIES', '0'], ['COTEJO_RETENTION_DELIVERIES', '2.5']]) {
