@@ -6,7 +6,7 @@
  *   nested 5,000 deep in `extract` no longer overflows the stack (500) and 8 MB of `[[[` is not built at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../server/src/http/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../../server/src/input/json-depth.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
 import { fixtures } from '../support/files.ts';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../server/src/http/errors.ts';
+import { ApiError } from '../../server/src/errors.ts';
 import { handlers, isPending } from '../../server/src/routes/index.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
 import { operationIds, specDocument } from '../support/spec.ts';

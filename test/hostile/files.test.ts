@@ -7,7 +7,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../server/src/http/json-depth.ts';
+import { MAX_JSON_DEPTH } from '../../server/src/input/json-depth.ts';
 import { DATABASES, startTestApp, type TestApp, type TestResponse } from '../support/app.ts';
 import { fixtures, form } from '../support/files.ts';
 import { deflatedZeros, pdfWith } from '../support/pdf-bombs.ts';

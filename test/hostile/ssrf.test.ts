@@ -40,7 +40,7 @@ import { insertWebhookEndpoint } from '../../server/src/db/webhook-endpoints.ts'
 import { judgeAddress } from '../../server/src/domain/intake/address-policy.ts';
 import { downloadFileUrl, type HostResolver } from '../../server/src/domain/intake/file-url.ts';
 import { newWebhookSecret } from '../../server/src/domain/webhook-endpoints.ts';
-import { ApiError } from '../../server/src/http/errors.ts';
+import { ApiError } from '../../server/src/errors.ts';
 import { newId } from '../../server/src/ids.ts';
 import { fanOutEvent, runDueDeliveries } from '../../server/src/webhooks/deliveries.ts';
 import { postWebhook } from '../../server/src/webhooks/sender.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ID_PREFIXES, isId, newId } from '../../server/src/ids.ts';
-import { listOf, page } from '../../server/src/http/pagination.ts';
+import { listOf, page } from '../../server/src/domain/pagination.ts';
 
 describe('ids', () => {
   it('mints prefix + ULID for every kind, sortable by creation', () => {

@@ -3,6 +3,9 @@ import type { DB, IdempotencyRow } from './schema.ts';
 
 type Conn = Kysely<DB> | Transaction<DB>;
 
+/** How long a completed key replays its response (24 hours); past it the retention sweep deletes it. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 export interface IdempotencyScope {
   account_id: string;
   livemode: boolean;

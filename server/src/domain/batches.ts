@@ -3,7 +3,7 @@ import * as batchRepo from '../db/batches.ts';
 import * as repo from '../db/analyses.ts';
 import type { BatchRow } from '../db/schema.ts';
 import type { Auth, Services } from '../context.ts';
-import { ApiError, resourceMissing } from '../http/errors.ts';
+import { ApiError, resourceMissing } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { priceMilli, reserveCredits } from './billing.ts';
 import { checkFileUrl, maxPagesFor, type HostResolver } from './intake/index.ts';

@@ -15,7 +15,7 @@ import { findAccount } from '../db/accounts.ts';
 import type { DB } from '../db/schema.ts';
 import { aggregateUsage, recordUsage } from '../db/usage.ts';
 import type { Auth, Services } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { emitEvent } from './events.ts';
 import type { Ended } from './lifecycle.ts';

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.d.ts';
 import { getEntry, isAlpha3, searchEntries, toDocumentType, type Category, type Language } from '../catalogue/index.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 export type DocumentType = components['schemas']['DocumentType'];
 

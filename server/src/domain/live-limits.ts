@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { pagesAvailable, takeLiveCapacity } from '../db/live-limits.ts';
 import type { DB } from '../db/schema.ts';
 import type { Auth, Services } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 /**
  * The live-mode limits of the specification, counted in the database so that every process sharing it sees them

@@ -4,7 +4,7 @@ import { FIELD_DICTIONARY } from '../catalogue/fields.ts';
 import * as repo from '../db/templates.ts';
 import type { TemplateDocument, TemplateRow } from '../db/schema.ts';
 import type { Auth, Services } from '../context.ts';
-import { ApiError, resourceMissing } from '../http/errors.ts';
+import { ApiError, resourceMissing } from '../errors.ts';
 import { isId, newId } from '../ids.ts';
 
 export type Template = components['schemas']['Template'];

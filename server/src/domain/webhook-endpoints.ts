@@ -3,7 +3,7 @@ import type { components } from '../../../generated/api.d.ts';
 import * as repo from '../db/webhook-endpoints.ts';
 import type { WebhookEndpointRow } from '../db/schema.ts';
 import type { Auth, Services } from '../context.ts';
-import { ApiError, resourceMissing } from '../http/errors.ts';
+import { ApiError, resourceMissing } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { stopEndpointDeliveries } from '../webhooks/deliveries.ts';
 

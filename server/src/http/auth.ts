@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { findActiveKeyByHash } from '../db/accounts.ts';
 import type { DB } from '../db/schema.ts';
 import { hashApiKey, KEY_PATTERN } from '../domain/accounts.ts';
+import { ApiError } from '../errors.ts';
 import type { Auth } from './context.ts';
-import { ApiError } from './errors.ts';
 
 /**
  * Resolves `Authorization: Bearer <key>` to an account and mode. Only secret keys pass: the

@@ -5,11 +5,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { ApiError } from './errors.ts';
-import { assertJsonDepth } from './json-depth.ts';
+import { ApiError } from '../errors.ts';
+import { assertJsonDepth } from '../input/json-depth.ts';
+import { MAX_FILE_BYTES } from '../input/limits.ts';
 
-/** 20 MB, counted as MiB (20 × 1024 × 1024 bytes): the file size limit of the specification. */
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 /** A JSON body carries at most one file in base64 (4/3 of 20 MB) plus options. */
 export const MAX_JSON_BYTES = 30 * 1024 * 1024;
 /** Operations whose JSON body holds one document: past MAX_JSON_BYTES, that document is what is too large. */

@@ -2,39 +2,14 @@
  * Text the service stores must be valid Unicode without NUL: PostgreSQL's `text` refuses U+0000 and its `jsonb`
  * refuses both `\u0000` and a lone UTF-16 surrogate (`\ud800`), so such a string reached the database as a 500. They
  * are refused at the door instead: 422 `invalid_parameter`, `param` naming the value (`metadata.customer`,
- * `items.0.filename`, `type`), nothing stored.
+ * `items.0.filename`, `type`), nothing stored. What is clean is said by input/clean-strings.ts.
  */
+import { ApiError } from '../errors.ts';
+import { firstUncleanPath, isCleanString } from '../input/clean-strings.ts';
 import type { ParsedBody } from './body.ts';
-import { ApiError } from './errors.ts';
-
-/** Valid Unicode (no lone surrogate) and no NUL. */
-export function isCleanString(s: string): boolean {
-  return s.isWellFormed() && !s.includes('\u0000');
-}
 
 const refuse = (param: string, what: string): ApiError =>
   new ApiError(422, 'invalid_parameter', `${what} '${param}' contiene un carácter NUL o Unicode no válido (un sustituto UTF-16 suelto).`, param);
-
-/** The dotted path of the first unclean string (or key) in a JSON value, or undefined. */
-export function firstUncleanPath(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return isCleanString(value) ? undefined : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = firstUncleanPath(value[i], path === '' ? String(i) : `${path}.${i}`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      const here = path === '' ? k : `${path}.${k}`;
-      if (!isCleanString(k)) return here;
-      const found = firstUncleanPath(v, here);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
-}
 
 /** Refuses a request whose query or body carries an unclean string (JSON bodies are at most 32 levels deep here). */
 export function assertCleanRequest(query: URLSearchParams, body: ParsedBody): void {

@@ -10,8 +10,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { ApiError, toErrorResponse } from './errors.ts';
+import { toErrorResponse } from './errors.ts';
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 

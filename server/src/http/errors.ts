@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/api.d.ts';
+import { ApiError } from '../errors.ts';
 import { UNAVAILABLE_RETRY_AFTER_S, unavailableDependency } from '../storage/unavailable.ts';
 
-export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorType = components['schemas']['ErrorType'];
 export type ErrorEnvelope = components['schemas']['ErrorResponse'];
 
@@ -24,25 +24,6 @@ const TYPE_BY_STATUS: Record<number, ErrorType> = {
 
 export function errorTypeFor(status: number): ErrorType {
   return TYPE_BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request');
-}
-
-/**
- * The one error type of the service. Thrown anywhere (domain, http, routes); turned into the
- * envelope in exactly one place (`toErrorResponse`). `message` is in Spanish, as the spec says.
- */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: ErrorCode;
-  readonly param: string | undefined;
-  readonly headers: Record<string, string>;
-  constructor(status: number, code: ErrorCode, message: string, param?: string, headers: Record<string, string> = {}) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    this.param = param;
-    this.headers = headers;
-  }
 }
 
 export interface ErrorResponse {
@@ -93,9 +74,3 @@ export function toErrorResponse(thrown: unknown, requestId: string): ErrorRespon
     },
   };
 }
-
-export const notImplemented = (what: string): ApiError =>
-  new ApiError(501, 'not_implemented', `Esta funcionalidad aún no está disponible: ${what}.`);
-
-export const resourceMissing = (id: string, param = 'id'): ApiError =>
-  new ApiError(404, 'resource_missing', `No existe el recurso '${id}'.`, param);

@@ -1,12 +1,18 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
-import { claimIdempotencyKey, completeIdempotencyKey, extendIdempotencyLock, releaseIdempotencyKey, type IdempotencyScope } from '../db/idempotency.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  extendIdempotencyLock,
+  IDEMPOTENCY_WINDOW_MS,
+  releaseIdempotencyKey,
+  type IdempotencyScope,
+} from '../db/idempotency.ts';
 import type { DB } from '../db/schema.ts';
+import { ApiError } from '../errors.ts';
 import type { ParsedBody } from './body.ts';
-import { ApiError } from './errors.ts';
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /**
  * How long a claim protects its request without news from it. A living request renews it every
  * IDEMPOTENCY_HEARTBEAT_MS, however long it runs; only a crashed owner's key is taken over, this long after its last

@@ -5,13 +5,14 @@ import type { LoadedSpec } from '../openapi.ts';
 import { authenticate } from './auth.ts';
 import { hasBody, mediaTypeOf, readJsonBody, readMultipartBody, uploadsDir, type ParsedBody } from './body.ts';
 import type { Handler, RequestContext, Services } from './context.ts';
-import { ApiError, toErrorResponse } from './errors.ts';
+import { ApiError } from '../errors.ts';
+import { toErrorResponse } from './errors.ts';
 import { assertCleanRequest } from './clean-strings.ts';
 import { encodeMemoized } from './compression.ts';
 import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
 import type { PublicFastPath } from './public-fast-path.ts';
 import { addressBucket, type RateLimiter } from './rate-limit.ts';
-import { validationError } from './validation.ts';
+import { validationError } from '../input/validation.ts';
 
 /**
  * Requests whose key fails authentication are limited per client address (it slows down key guessing). The public

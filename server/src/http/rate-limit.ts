@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
+import { countRateLimitHit } from '../db/rate-limits.ts';
 import type { DB } from '../db/schema.ts';
 
 export interface RateLimitDecision {
@@ -136,14 +137,7 @@ export class DatabaseRateLimiter implements RateLimiter {
       timer = setTimeout(() => reject(new Error(`no answer within ${DATABASE_TIMEOUT_MS} ms`)), DATABASE_TIMEOUT_MS);
     });
     try {
-      const query = sql<{ count: number }>`
-        insert into rate_limit_windows as w (bucket, "window", count) values (${bucket}, ${window}, 1)
-        on conflict (bucket) do update
-          set count = case when w."window" >= excluded."window" then w.count + 1 else 1 end,
-              "window" = greatest(w."window", excluded."window")
-        returning count`.execute(this.db);
-      const res = await Promise.race([query, timeout]);
-      return Number(res.rows[0].count);
+      return await Promise.race([countRateLimitHit(this.db, bucket, window), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -156,13 +150,6 @@ export class DatabaseRateLimiter implements RateLimiter {
     }
     this.exhausted.set(bucket, window);
   }
-}
-
-/** Deletes the windows no request touched for a minute (the retention sweep): their counts mean nothing any more. */
-export async function deleteStaleRateLimitWindows(db: Kysely<DB>, now: Date): Promise<number> {
-  const before = Math.floor(now.getTime() / 1000) - 60;
-  const res = await db.deleteFrom('rate_limit_windows').where('window', '<', before).executeTakeFirst();
-  return Number(res.numDeletedRows);
 }
 
 /** The limiter a process uses: COTEJO_RATE_LIMIT_STORE, or by default the database on PostgreSQL and memory on PGlite. */

@@ -1,17 +1,16 @@
 import { analysesWithExpiredFiles, updateAnalysis } from '../db/analyses.ts';
-import { deleteExpiredIdempotencyKeys } from '../db/idempotency.ts';
+import { deleteExpiredIdempotencyKeys, IDEMPOTENCY_WINDOW_MS } from '../db/idempotency.ts';
 import { runOneFollowUpJob } from '../domain/lifecycle.ts';
 import { expireDueLinks, runOneLinkEmailJob } from '../domain/links/service.ts';
 import { ANALYSIS_QUEUE, forgetIfFinished, PROCESS_LEASE_MS, runClaimedJob } from '../domain/analysis/pipeline.ts';
 import type { Services } from '../context.ts';
-import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.ts';
 import { runDueDeliveries } from '../webhooks/deliveries.ts';
 import * as queue from './queue.ts';
 import { sweepGrowth } from './retention.ts';
 import { UNAVAILABLE_MIN_DELAY_MS } from './unavailable.ts';
 import { unavailableDependency } from '../storage/unavailable.ts';
 import { runOneDueEmail } from '../mail/queue.ts';
-import { deleteStaleRateLimitWindows } from '../http/rate-limit.ts';
+import { deleteStaleRateLimitWindows } from '../db/rate-limits.ts';
 import { deleteStaleDashboardRows } from '../db/dashboard.ts';
 import { ADDRESS_WINDOW_MS, IDLE_MS } from '../web/dashboard/members.ts';
 

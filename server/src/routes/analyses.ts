@@ -3,9 +3,9 @@ import { accountDefaults, normaliseOptions, optionsFromJson, optionsFromMultipar
 import * as queries from '../domain/analysis/queries.ts';
 import type { ExportFormat } from '../exports/index.ts';
 import { requireAuth, type Handler, type HandlerResult, type RequestContext } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import { getTemplateForRequest } from '../domain/templates.ts';
-import { listOf } from '../http/pagination.ts';
+import { listOf } from '../domain/pagination.ts';
 
 /**
  * The options of a request with its template (if it names one) applied: the template is looked up first (422

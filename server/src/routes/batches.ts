@@ -1,8 +1,8 @@
 import type { AnalyzeOptions } from '../domain/analysis/options.ts';
 import { optionsFromMultipart } from '../domain/analysis/options.ts';
 import * as batches from '../domain/batches.ts';
+import { ApiError } from '../errors.ts';
 import { requireAuth, type Handler } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
 
 type JsonItem = { file_url?: string; file_base64?: string; filename?: string; options?: AnalyzeOptions };
 

@@ -1,8 +1,8 @@
 import type { Category, Language } from '../catalogue/index.ts';
 import * as documentTypes from '../domain/document-types.ts';
+import { listOf } from '../domain/pagination.ts';
 import { memoizedJson } from '../http/conditional.ts';
 import type { Handler } from '../http/context.ts';
-import { listOf } from '../http/pagination.ts';
 
 const CACHE_CONTROL = 'public, max-age=300';
 

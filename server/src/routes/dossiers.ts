@@ -1,10 +1,10 @@
 import type { components } from '../../../generated/api.d.ts';
 import { accountDefaults, normaliseOptions, optionsFromMultipart, type AnalyzeOptions } from '../domain/analysis/options.ts';
 import * as dossiers from '../domain/dossiers/service.ts';
+import { listOf } from '../domain/pagination.ts';
 import type { Template } from '../domain/templates.ts';
+import { ApiError } from '../errors.ts';
 import { requireAuth, type Handler, type RequestContext } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
-import { listOf } from '../http/pagination.ts';
 
 type CreateBody = components['schemas']['CreateDossierRequest'];
 type AddJsonBody = components['schemas']['AddDossierDocumentJsonRequest'];

@@ -1,6 +1,6 @@
 import type { operations } from '../../../generated/api.d.ts';
+import { notImplemented } from '../errors.ts';
 import type { Handler } from '../http/context.ts';
-import { notImplemented } from '../http/errors.ts';
 import * as analyses from './analyses.ts';
 import * as batches from './batches.ts';
 import * as billing from './billing.ts';

@@ -1,7 +1,7 @@
 import type { ReviewStatusFilter } from '../db/reviews.ts';
+import { listOf } from '../domain/pagination.ts';
 import * as reviews from '../domain/reviews/service.ts';
 import { requireAuth, type Handler } from '../http/context.ts';
-import { listOf } from '../http/pagination.ts';
 
 /** POST /v1/analyses/{id}/review: the body is checked against ReviewRequest (strict) before it gets here. */
 export const reviewAnalysis: Handler = async (ctx) => {

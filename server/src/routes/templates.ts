@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/api.d.ts';
+import { listOf } from '../domain/pagination.ts';
 import * as templates from '../domain/templates.ts';
 import { requireAuth, type Handler } from '../http/context.ts';
-import { listOf } from '../http/pagination.ts';
 
 type CreateBody = components['schemas']['CreateTemplateRequest'];
 type UpdateBody = components['schemas']['UpdateTemplateRequest'];

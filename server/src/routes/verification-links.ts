@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/api.d.ts';
 import * as links from '../domain/links/service.ts';
+import { listOf } from '../domain/pagination.ts';
 import { requireAuth, type Handler } from '../http/context.ts';
-import { listOf } from '../http/pagination.ts';
 
 type CreateBody = components['schemas']['CreateVerificationLinkRequest'];
 

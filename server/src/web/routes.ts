@@ -16,10 +16,10 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { isLanguage, type Language } from '../catalogue/index.ts';
 import * as links from '../domain/links/page.ts';
 import { ConsentRequired, DocumentClosed, LinkUnavailable, type PageView } from '../domain/links/page.ts';
+import { ApiError } from '../errors.ts';
 import { mediaTypeOf, readMultipartBody, uploadsDir, type ParsedBody } from '../http/body.ts';
 import { sendPrecompressed } from '../http/compression.ts';
 import type { Services } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
 import { ASSETS } from './assets.ts';
 import { t, uploadErrorCode } from './messages.ts';
 import { basePath, renderNotFound, renderPage, type PageQuery } from './render.ts';

@@ -3,7 +3,8 @@
 // real MRZ (the ICAO TD3 specimen) or a plausible reading and breaks one thing.
 import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
-import { runChecks, statusOf, typeReason } from '../../../server/src/domain/analysis/checks.ts';
+import { runChecks, statusOf } from '../../../server/src/domain/analysis/checks.ts';
+import { typeReason } from '../../../server/src/domain/analysis/expected-type.ts';
 import { normaliseOptions } from '../../../server/src/domain/analysis/options.ts';
 import type { ReadField, Reading } from '../../../server/src/providers/types.ts';
 import { CHECK_CHAR_CONFIDENCE } from '../../../server/src/validators/confidence.ts';

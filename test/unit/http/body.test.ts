@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_FILE_BYTES, readMultipartBody, UPLOAD_MEMORY_BUDGET_BYTES } from '../../../server/src/http/body.ts';
-import { ApiError } from '../../../server/src/http/errors.ts';
+import { ApiError } from '../../../server/src/errors.ts';
+import { readMultipartBody, UPLOAD_MEMORY_BUDGET_BYTES } from '../../../server/src/http/body.ts';
+import { MAX_FILE_BYTES } from '../../../server/src/input/limits.ts';
 
 /** A real multipart request stream, encoded by the platform's FormData (as a client would send it). */
 async function multipart(parts: Array<[string, Uint8Array | string, string?]>): Promise<IncomingMessage> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBase64File } from '../../../server/src/domain/intake/base64.ts';
-import { MAX_FILE_BYTES } from '../../../server/src/http/body.ts';
+import { MAX_FILE_BYTES } from '../../../server/src/input/limits.ts';
 import { expectApiError } from './helpers.ts';
 
 // 0xfb 0xff 0xbf encodes to "+/+/" in the standard alphabet and "-_-_" in the URL-safe one.

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { expect } from 'vitest';
-import { ApiError } from '../../../server/src/http/errors.ts';
+import { ApiError } from '../../../server/src/errors.ts';
 
 export const SHARED = join(import.meta.dirname, '../../../../shared/testdata/documents');
 export const FIXTURES = join(import.meta.dirname, '../../fixtures/intake');

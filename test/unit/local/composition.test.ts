@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prepareZXingModule as prepareWriter, writeBarcode } from 'zxing-wasm/writer';
-import { ApiError } from '../../../server/src/http/errors.ts';
+import { ApiError } from '../../../server/src/errors.ts';
 import { createLogger } from '../../../server/src/logger.ts';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
 import { attempt, createLocalProvider, languageMismatch, type LocalProviderOptions } from '../../../server/src/providers/local/index.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../server/src/http/errors.ts';
+import { ApiError } from '../../../server/src/errors.ts';
 import { MAX_HEIC_PIXELS, decodeImage, fitInside, greyFromRgb, pageImageFromRgba } from '../../../server/src/providers/local/image.ts';
 import { MAX_READ_SIDE, type PageImage } from '../../../server/src/providers/local/types.ts';
 

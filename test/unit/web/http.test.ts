@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LinkUnavailable, type PageView, type UploadOutcome } from '../../../server/src/domain/links/page.ts';
+import { ApiError } from '../../../server/src/errors.ts';
 import type { Services } from '../../../server/src/http/context.ts';
-import { ApiError } from '../../../server/src/http/errors.ts';
 import { t } from '../../../server/src/web/messages.ts';
 import { logPath, mountHosted, PAGE_CSP, preferredLanguage, type LinkPages } from '../../../server/src/web/routes.ts';
 

@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Auth, Services } from '../../context.ts';
 import * as repo from '../../db/analyses.ts';
 import type { AnalysisRow, DB, JobRow } from '../../db/schema.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import * as queue from '../../jobs/queue.ts';
 import { ANALYSIS_QUEUE } from '../../jobs/queues.ts';

@@ -5,7 +5,8 @@ import { getEntry, labelOf, universalFormExpected } from '../../catalogue/index.
 import type { AnalysisRow } from '../../db/schema.ts';
 import type { Reading } from '../../providers/types.ts';
 import { verifyPdfSignatures, type PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
-import { runChecks, statusOf, typeReason, type Reason } from './checks.ts';
+import { runChecks, statusOf, type Reason } from './checks.ts';
+import { typeReason } from './expected-type.ts';
 import type { NormalisedOptions } from './options.ts';
 import type { Analysis, StoredResult } from './presenter.ts';
 import { reviewOnFinish, storageUnchosen } from './review-entry.ts';

@@ -1,11 +1,10 @@
 import type { components } from '../../../../generated/api.d.ts';
 import { resolveExpect, type Language } from '../../catalogue/index.ts';
 import type { Auth, Services } from '../../context.ts';
-import type { MultipartField } from '../../http/body.ts';
-import { firstUncleanPath } from '../../http/clean-strings.ts';
-import { ApiError } from '../../http/errors.ts';
-import { assertJsonDepth } from '../../http/json-depth.ts';
-import { validationError } from '../../http/validation.ts';
+import { ApiError } from '../../errors.ts';
+import { firstUncleanPath } from '../../input/clean-strings.ts';
+import { assertJsonDepth } from '../../input/json-depth.ts';
+import { validationError } from '../../input/validation.ts';
 import { loadSpec, makeSchemaValidator } from '../../openapi.ts';
 import { profilesServed, type ProcessingProfile } from '../../providers/types.ts';
 
@@ -100,7 +99,7 @@ export function optionsFromJson(body: Record<string, unknown>): { raw: Record<st
 }
 
 /** Options from multipart fields: `options` (a JSON string), else the repeatable `expect` shortcut. */
-export function optionsFromMultipart(fields: MultipartField[]): { raw: Record<string, unknown>; prefix: string } {
+export function optionsFromMultipart(fields: ReadonlyArray<{ name: string; value: string }>): { raw: Record<string, unknown>; prefix: string } {
   const optionFields = fields.filter((f) => f.name === 'options');
   if (optionFields.length > 1) throw new ApiError(400, 'invalid_options', "El campo 'options' aparece más de una vez.", 'options');
   if (optionFields.length === 1) {

@@ -1,8 +1,8 @@
 import * as repo from '../../db/analyses.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../context.ts';
-import { ApiError, resourceMissing } from '../../http/errors.ts';
-import { page } from '../../http/pagination.ts';
+import { ApiError, resourceMissing } from '../../errors.ts';
+import { page } from '../pagination.ts';
 import type { ExportFormat } from '../../exports/index.ts';
 import type { Analysis, Classification } from './presenter.ts';
 import { presentWithExports } from './presenter.ts';

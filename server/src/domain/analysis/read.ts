@@ -4,7 +4,7 @@ import type { Services } from '../../context.ts';
 import * as repo from '../../db/analyses.ts';
 import { spendPages } from '../../db/live-limits.ts';
 import type { AnalysisRow } from '../../db/schema.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import type { Reading } from '../../providers/types.ts';
 import { maxPagesFor } from '../intake/index.ts';
 import { describeFile, prepareDocument, storeOriginal, type PreparedDocument } from './intake.ts';

@@ -5,7 +5,7 @@ import * as analysesRepo from '../../db/analyses.ts';
 import * as repo from '../../db/dossiers.ts';
 import type { AnalysisRow, DB, DossierDocumentRow, DossierRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../context.ts';
-import { ApiError, resourceMissing } from '../../http/errors.ts';
+import { ApiError, resourceMissing } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import * as pipeline from '../analysis/pipeline.ts';
 import { emitEvent } from '../events.ts';

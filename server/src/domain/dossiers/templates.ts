@@ -1,5 +1,5 @@
 import type { Auth, Services } from '../../context.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { getTemplateForRequest, type Template } from '../templates.ts';
 
 export type { Template };

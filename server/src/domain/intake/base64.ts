@@ -5,8 +5,8 @@
  * before it is decoded.
  */
 import { Buffer } from 'node:buffer';
-import { ApiError } from '../../http/errors.ts';
-import { MAX_FILE_BYTES } from '../../http/body.ts';
+import { ApiError } from '../../errors.ts';
+import { MAX_FILE_BYTES } from '../../input/limits.ts';
 
 const PARAM = 'file_base64';
 

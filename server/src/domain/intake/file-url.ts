@@ -15,8 +15,8 @@ import { Buffer } from 'node:buffer';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
-import { ApiError } from '../../http/errors.ts';
-import { MAX_FILE_BYTES } from '../../http/body.ts';
+import { ApiError } from '../../errors.ts';
+import { MAX_FILE_BYTES } from '../../input/limits.ts';
 import { judgeAddress } from './address-policy.ts';
 import { defaultResolver, ForbiddenAddressError, guardedLookup, type HostResolver } from './guarded-lookup.ts';
 

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { detectFileType, type AcceptedMime } from './detect.ts';
 import { assertNoPdfBomb } from './pdf-guard.ts';
 

@@ -10,7 +10,7 @@
  * nothing; object streams hold no streams (PDF 32000-1, 7.5.7).
  */
 import zlib from 'node:zlib';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import { isDict, isName, isRef, isStream, objHeaders, PdfDocument, type PdfDict, type PdfValue } from '../../validators/pdf-signature/pdf.ts';
 
 /**

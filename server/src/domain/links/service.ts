@@ -15,7 +15,7 @@ import type { components } from '../../../../generated/api.d.ts';
 import type { Language } from '../../catalogue/index.ts';
 import type { AnalysisRow, DB, LinkDocumentState, VerificationLinkRow } from '../../db/schema.ts';
 import type { Auth, Services } from '../../context.ts';
-import { ApiError, resourceMissing } from '../../http/errors.ts';
+import { ApiError, resourceMissing } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { refuseTarget } from '../../webhooks/sender.ts';
 import * as pipeline from '../analysis/pipeline.ts';

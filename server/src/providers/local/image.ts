@@ -14,7 +14,7 @@
  * - Alpha is flattened on white (a transparent PNG background reads as paper, not as black).
  */
 import sharp, { type OutputInfo } from 'sharp';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError } from '../../errors.ts';
 import {
   MAX_HEIC_PIXELS,
   MAX_IMAGE_PIXELS,

@@ -2,7 +2,7 @@
 // getDossier with the console's Auth): requirements and what fills them, the verdict with its reasons, the
 // analyses (one pending human review links to its page in the Reviews section).
 import { getDossier, listDossiers, type Dossier } from '../../../domain/dossiers/service.ts';
-import { ApiError } from '../../../http/errors.ts';
+import { ApiError } from '../../../errors.ts';
 import { t } from '../messages.ts';
 import { typeName, word } from '../words.ts';
 import { esc, formatDate, message } from '../render.ts';

@@ -2,7 +2,7 @@
 // getLink, cancelLink with the console's Auth), so the page shows what the API shows. The hosted URL (and its QR) is
 // never shown: it carries the link's secret token, given once at creation.
 import { cancelLink, getLink, listLinks, type VerificationLink } from '../../../domain/links/service.ts';
-import { ApiError } from '../../../http/errors.ts';
+import { ApiError } from '../../../errors.ts';
 import { t } from '../messages.ts';
 import { word } from '../words.ts';
 import { can } from '../permissions.ts';

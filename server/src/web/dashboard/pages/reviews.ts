@@ -11,7 +11,7 @@ import type { AnalysisRow, MemberRow } from '../../../db/schema.ts';
 import { presentWithExports } from '../../../domain/analysis/pipeline.ts';
 import type { Analysis } from '../../../domain/analysis/presenter.ts';
 import { assignReview, changeReviewDecision, decideReview, listReviews } from '../../../domain/reviews/service.ts';
-import { ApiError } from '../../../http/errors.ts';
+import { ApiError } from '../../../errors.ts';
 import { readPdf, renderPdfPage } from '../../../providers/local/pdf.ts';
 import { teamOf } from '../members.ts';
 import { typeName, word } from '../words.ts';

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 /** Ajv instance path (`/requestBody/options/checks/max_age_days`) to the `param` the API reports. */
 export function paramFromError(e: ErrorObject): string {

@@ -7,7 +7,7 @@
  * no allocation per level beyond a small frame; the path to the first level too deep is kept so the answer can name
  * the parameter.
  */
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 
 /** Deepest nesting of objects and arrays a body may have (the root object is level 1). */
 export const MAX_JSON_DEPTH = 32;

@@ -1,6 +1,6 @@
-/** The nesting-depth scan that runs before any JSON body is parsed (server/src/http/json-depth.ts). */
+/** The nesting-depth scan that runs before any JSON body is parsed (server/src/input/json-depth.ts). */
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, paramOfDeepPath, tooDeepAt } from '../../../server/src/http/json-depth.ts';
+import { MAX_JSON_DEPTH, paramOfDeepPath, tooDeepAt } from '../../../server/src/input/json-depth.ts';
 
 const nested = (depth: number, leaf = '1') => '{"a":'.repeat(depth - 1) + `{"a":${leaf}}` + '}'.repeat(depth - 1);
 
