@@ -20,7 +20,8 @@ describe.each(DATABASES)('live mode reads a French 1988 identity card on %s', (k
   let photo: Buffer;
 
   beforeAll(async () => {
-    app = await startTestApp(kind);
+    // Warnings on: a reader that threw or ran late (a flake seen once in CI, not reproduced) says so in the output.
+    app = await startTestApp(kind, { logLevel: 'warn' });
     acc = await newLiveAccount(app, 10);
     photo = await renderIdCard({ lines: ZONE, printed: ['Nom: MARTIN', 'Prénom(s): SOPHIE, ANNE', 'Sexe: F   Né(e) le: 17.04.1983'], margin: 0.2, angle: 4, jpegQuality: 80 });
   }, 60_000);

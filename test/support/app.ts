@@ -14,6 +14,7 @@ import type { Services } from '../../server/src/http/context.ts';
 import type { Provider } from '../../server/src/providers/types.ts';
 import { startWorker } from '../../server/src/jobs/worker.ts';
 import { createLogger } from '../../server/src/logger.ts';
+import type { LogLevel } from '../../server/src/config.ts';
 import { openServices } from '../../server/src/services.ts';
 import { assertMatchesSpec } from './spec.ts';
 
@@ -51,6 +52,8 @@ export interface TestApp {
 }
 
 export interface StartOptions extends AppOptions {
+  /** The services' log level (default silent): a test whose failure a reader's warning would explain asks for `warn`. */
+  logLevel?: LogLevel;
   clock?: Clock;
   config?: Partial<Config>;
   /** Run the background worker (async analyses, deferred ones); off by default so tests drive jobs themselves. */
@@ -67,7 +70,7 @@ export async function startTestApp(kind: DbKind, opts: StartOptions = {}): Promi
   const schema = kind === 'postgres' ? `t_${ulid().toLowerCase()}` : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-test-'));
   const config: Config = { ...loadConfig({}), dataDir, databaseUrl: kind === 'postgres' ? process.env.DATABASE_URL : undefined, ...opts.config };
-  const services = await openServices(config, clock, createLogger('silent'), { dataDir: undefined, schema, poolSize: 5 });
+  const services = await openServices(config, clock, createLogger(opts.logLevel ?? 'silent'), { dataDir: undefined, schema, poolSize: 5 });
   // A generous rate limit, so suites are not throttled; the rate-limit tests make their own accounts.
   if (opts.liveProvider) services.providers.live = opts.liveProvider;
   if (opts.fileUrlCa) services.fileUrlCa = opts.fileUrlCa;
