@@ -193,22 +193,48 @@ function inverted(img: Grey): Grey {
 }
 
 /** One search of an image: zones at LOCATE_SIDE, then at twice that for large images where nothing was found. */
-function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }): Generator<void> {
+function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }, seen: ZoneCandidate[] = []): Generator<void> {
   const mean = meanGrey(img);
   for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
     // second pass at double resolution only for large images where nothing was found (a small document far away)
     if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || hyps.some((h) => h.d.gate))) break;
     for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES)) {
       yield;
+      seen.push(z);
       readZone(img, z, zi.n++, mean, hyps);
     }
+  }
+}
+
+/** How many new zone candidates the faint search reads at most. */
+const MAX_FAINT_ZONES = 3;
+
+/**
+ * The faint search, when the first found nothing: the locator's mask at a lower threshold finds a zone much paler than
+ * the page's other ink (a worn or washed-out zone beside a dark photo). Only candidates of two lines or more that the
+ * first search did not read already (the same place) are read.
+ */
+function* faintSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }, seen: ZoneCandidate[]): Generator<void> {
+  const mean = meanGrey(img);
+  const centre = (z: ZoneCandidate) => [z.lines.reduce((t, l) => t + l.cx, 0) / z.lines.length, z.lines.reduce((t, l) => t + l.cy, 0) / z.lines.length];
+  const known = seen.map(centre);
+  const fresh = locateZones(img, LOCATE_SIDE, true).filter((z) => {
+    if (z.lines.length < 2) return false;
+    const [x, y] = centre(z);
+    return !known.some(([kx, ky]) => Math.hypot(kx - x, ky - y) < 2 * z.lines[0].thickness);
+  });
+  for (const z of fresh.slice(0, MAX_FAINT_ZONES)) {
+    yield;
+    readZone(img, z, zi.n++, mean, hyps);
   }
 }
 
 /** The images to search in turn: the image, then (dark images, nothing found) its negative. */
 function* searches(img: Grey, hyps: Hypothesis[]): Generator<void, Grey> {
   const zi = { n: 0 };
-  yield* searchSteps(img, hyps, zi);
+  const seen: ZoneCandidate[] = [];
+  yield* searchSteps(img, hyps, zi, seen);
+  if (!hyps.some((h) => h.d.gate)) yield* faintSteps(img, hyps, zi, seen);
   if (hyps.some((h) => h.d.gate) || meanGrey(img) >= DARK_MEAN) return img;
   const neg = inverted(img);
   const found: Hypothesis[] = [];

@@ -33,6 +33,8 @@ export interface Strip {
   vy: number;
   r: number;
   bands: Band[];
+  /** The strip's text ink (top-hat minus its horizontally long part), what the bands are measured on. */
+  ink: Float32Array;
 }
 
 function median(a: number[]): number {
@@ -117,9 +119,8 @@ export function zoneStrip(img: Grey, z: ZoneCandidate, meanGrey: number): Strip 
       d[j * W + i] = s * inv;
     }
   }
-  const strip: Strip = { img: { w: W, h: H, d }, ox, oy, ux, uy, vx, vy, r, bands: [] };
-  strip.bands = findBands(strip.img);
-  return strip;
+  const ink = textInk({ w: W, h: H, d });
+  return { img: { w: W, h: H, d }, ox, oy, ux, uy, vx, vy, r, bands: findBands(ink, W, H), ink };
 }
 
 /** Two bands share more than half of the smaller one's rows. */
@@ -128,13 +129,16 @@ function overlap(a: Band, b: Band): boolean {
   return o > 0.5 * Math.min(a.bottom - a.top + 1, b.bottom - b.top + 1);
 }
 
-function findBands(s: Grey): Band[] {
-  const { w, h } = s;
+/** Dark strokes of a strip minus their horizontally long part: text rows stay, rules and card edges go. */
+function textInk(s: Grey): Float32Array {
   const ink = blackTopHat(s, 7);
-  const row = new Float32Array(h);
-  // ink minus its horizontally long part: text rows stay, rules and card edges go
-  const long = openRows(ink, w, h, 2 * STRIP_CAP + 1);
+  const long = openRows(ink, s.w, s.h, 2 * STRIP_CAP + 1);
   for (let i = 0; i < ink.length; i++) ink[i] = Math.max(0, ink[i] - long[i]);
+  return ink;
+}
+
+function findBands(ink: Float32Array, w: number, h: number): Band[] {
+  const row = new Float32Array(h);
   for (let j = 0; j < h; j++) {
     let t = 0;
     for (let i = 0; i < w; i++) t += ink[j * w + i];
@@ -290,8 +294,42 @@ export function bandSets(strip: Strip): Band[][] {
       for (let k = j + 1; k < b.length; k++) consider([b[i], b[j], b[k]]);
     }
   }
+  // A pair of TD1-long lines (30 characters: about 30 cap heights) with no third line beside it: a TD1 zone has three
+  // lines on one grid, so the missing one is measured where it must be, one line pitch above or below, on the pair's
+  // cap height and extent (a line crossed by a watermark or a pattern, whose own band was cut short, or a faint one).
+  // Read before the pair itself; a band that holds no line reads as nothing and the pair is read next.
+  for (const o of [...out]) {
+    const set = o.set;
+    if (set.length !== 2) continue;
+    const cap = (set[0].bottom - set[0].top + set[1].bottom - set[1].top + 2) / 2;
+    const len = (set[0].right - set[0].left + set[1].right - set[1].left) / 2;
+    if (len > TD1_MAX_LENGTH * cap) continue;
+    if (out.some((x) => x.set.length === 3 && x.set.includes(set[0]) && x.set.includes(set[1]))) continue;
+    const gap = set[1].cy - set[0].cy;
+    for (const cy of [set[0].cy - gap, set[1].cy + gap]) {
+      const top = Math.round(cy - cap / 2);
+      const bottom = top + Math.round(cap) - 1;
+      if (top < 0 || bottom >= strip.img.h) continue;
+      const third = lineBand(strip, top, bottom, Math.min(set[0].left, set[1].left), Math.max(set[0].right, set[1].right));
+      if (!third) continue;
+      out.push({ set: cy < set[0].cy ? [third, ...set] : [...set, third], score: o.score + 0.5 });
+    }
+  }
   out.sort((x, y) => y.score - x.score);
   return out.map((o) => o.set);
+}
+
+/** Longest line, in cap heights, of a band pair taken for two lines of a TD1 zone (30 characters, ~30 cap heights). */
+const TD1_MAX_LENGTH = 34;
+
+/** A band measured between two rows of a strip on a given extent (a line of the zone where the others say it is). */
+function lineBand(strip: Strip, top: number, bottom: number, left: number, right: number): Band | null {
+  const band = bandAt(strip.ink, strip.img.w, strip.img.h, top, bottom);
+  if (!band) return null;
+  // some ink inside the extent: an empty band (no line there) is not read
+  let ink = 0;
+  for (let x = left; x < right; x++) ink += band.col[x];
+  return ink > 0 ? { ...band, left, right } : null;
 }
 
 /** Grid fit of n cells on a band; returns the line geometry in original-image coordinates. */

@@ -115,17 +115,45 @@ function stretched(img: Grey): Grey {
 /** Range of grey (1st to 99th percentile) under which the locator stretches the contrast. */
 const LOW_CONTRAST = 80;
 
-/** Zone candidates, best first. */
-export function locateZones(img: Grey, locateSide = LOCATE_SIDE): ZoneCandidate[] {
+/** The last top-hat computed for an image (keyed by the image object: nothing is shared between readings). */
+const TOP_HATS = new WeakMap<Grey, { side: number; bh: Float32Array }>();
+
+/** Share of the Otsu threshold kept in the faint search (a zone printed or worn paler than the page's other ink). */
+const FAINT_SHARE = 0.5;
+
+/**
+ * Zone candidates, best first. `faint`: only strokes between half the mask's threshold and the threshold, away from
+ * stronger ones: a zone much paler than the rest of the page's ink (a worn zone next to a dark photo, whose strokes
+ * Otsu's threshold, following the strongest ones, leaves out).
+ */
+export function locateZones(img: Grey, locateSide = LOCATE_SIDE, faint = false): ZoneCandidate[] {
   const side = Math.max(img.w, img.h);
   const scale = locateSide / side;
   const w = Math.max(8, Math.round(img.w * scale));
   const h = Math.max(8, Math.round(img.h * scale));
-  const small = stretched(resize(img, w, h));
-  const bh = blackTopHat(small, 7);
-  const thr = Math.max(16, otsu(bh));
+  // the top-hat of an image at a size is kept for the faint search of the same image (same object, same size)
+  let memo = TOP_HATS.get(img);
+  if (!memo || memo.side !== locateSide) {
+    memo = { side: locateSide, bh: blackTopHat(stretched(resize(img, w, h)), 7) };
+    TOP_HATS.set(img, memo);
+  }
+  const bh = memo.bh;
+  const strong = Math.max(16, otsu(bh));
   const mask = new Uint8Array(w * h);
-  for (let i = 0; i < mask.length; i++) mask[i] = bh[i] > thr ? 1 : 0;
+  for (let i = 0; i < mask.length; i++) mask[i] = bh[i] > strong ? 1 : 0;
+  if (faint) {
+    // only the strokes the first search could not see: above the lower threshold, and not within 2 px of a stroke
+    // above the usual one (the page's other text, already searched, is left out, so is the faint rim of its strokes)
+    const low = Math.max(16, FAINT_SHARE * strong);
+    const near = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        if (!mask[y * w + x]) continue;
+        for (let yy = Math.max(0, y - 2); yy <= Math.min(h - 1, y + 2); yy++) near.fill(1, yy * w + Math.max(0, x - 2), yy * w + Math.min(w - 1, x + 2) + 1);
+      }
+    }
+    for (let i = 0; i < mask.length; i++) mask[i] = bh[i] > low && !near[i] ? 1 : 0;
+  }
   const out: ZoneCandidate[] = [];
   for (const axis of ['h', 'v'] as const) {
     // two closing lengths: small characters (documents far away) and large ones (a card filling the frame)
