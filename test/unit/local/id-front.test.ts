@@ -224,3 +224,28 @@ describe('label-value layout (#28): labels of many languages, values of one cell
     expect(f.last_name.source!.bbox![2]).toBeLessThan(0.6);
   });
 });
+
+describe('numbered fields of driving licences (EU Directive 2006/126/EC, AAMVA card design)', () => {
+  it('an EU licence: 1. surname, 2. given names, 3. birth date and place, 4a./4b. dates, 5. number', () => {
+    const lines = [
+      line(0.05, [0.3, 'FÜHRERSCHEIN']), line(0.1, [0.3, 'BUNDESREPUBLIK DEUTSCHLAND']),
+      line(0.2, [0.35, '1. MUSTERMANN']), line(0.27, [0.35, '2. ERIKA']), line(0.34, [0.35, '3. 12.08.1964 BERLIN']),
+      line(0.41, [0.35, '4a. 19.01.2013'], [0.6, '4c. Landratsamt Musterhausen']), line(0.48, [0.35, '4b. 18.01.2028']),
+      line(0.55, [0.35, '5. B072RRE2I55']), line(0.7, [0.35, '9. AM/B1/B/L']),
+    ];
+    const c = classifyIdFront(lines)!;
+    expect(c).toMatchObject({ kind: 'driving', country: 'DEU' });
+    const entry = getEntry(c.type)!;
+    const v = Object.fromEntries(Object.entries(readIdFrontFields(lines, entry, entry.fields, { country: c.country })).map(([k, x]) => [k, x.value]));
+    expect(v).toMatchObject({ last_name: 'MUSTERMANN', first_name: 'ERIKA', birth_date: '1964-08-12', issue_date: '2013-01-19', expiry_date: '2028-01-18', document_number: 'B072RRE2I55' });
+  });
+
+  it('a number is a label only with its dot or letter, and not beside a printed label', () => {
+    const lines = [line(0.05, [0.1, 'CALIFORNIA']), line(0.1, [0.1, 'DRIVER LICENSE']), line(0.3, [0.4, '4d DLN I1234568']), line(0.4, [0.4, '1 CARDHOLDER']), line(0.5, [0.4, '4b EXP 08/31/2014'])];
+    const c = classifyIdFront(lines)!;
+    const f = readIdFrontFields(lines, getEntry(c.type)!, getEntry(c.type)!.fields, { country: c.country, region: c.region });
+    expect(f.document_number.value).toBe('I1234568');
+    expect(f.expiry_date.value).toBe('2014-08-31');
+    expect(f.last_name).toBeUndefined();
+  });
+});

@@ -336,6 +336,32 @@ const LABELS: Array<[string, RegExp]> = [
   ['other', /\bsignature\b|\bfirma\b|\bautoriteti\b|\bauthority\b|\bclass\b|\brestr\w*|\bend\b|\bendorse?\w*|\bhgt\b|\bhair\b|\beyes\b|\bwgt\b|\bdd\b|\bheight\b|\bdonor\b/g],
 ];
 
+/**
+ * Numbered fields of driving licences: the EU model (Directive 2006/126/EC, Annex I: 1. surname, 2. other names,
+ * 3. birth date and place, 4a. issue, 4b. expiry, 4c. authority, 5. licence number, 8. address) and AAMVA's card
+ * design (1 family name, 2 given names, 3 DOB, 4a ISS, 4b EXP, 4d DLN, 8 address, 15 sex). A number is a label only
+ * with its dot (`1.`) or its letter (`4b`): a bare digit is too often part of a value.
+ */
+const NUMBERED_EU: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '5': 'document_number', '8': 'address' };
+const NUMBERED_US: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '4d': 'document_number', '5': 'other', '8': 'address', '15': 'sex' };
+
+function numberedLabels(lines: Line[], us: boolean, taken: Set<Word>): Label[] {
+  const map = us ? NUMBERED_US : NUMBERED_EU;
+  const out: Label[] = [];
+  for (const line of lines) {
+    for (const cell of line.cells) {
+      const w = line.words[cell.from];
+      // Beside a printed label (`4d DLN`) the number adds nothing: that label reads the value.
+      if (!w || taken.has(w) || cell.to - cell.from < 2 || taken.has(line.words[cell.from + 1])) continue;
+      const m = /^(\d{1,2}[a-d]?)([.:])?$/i.exec(w.text);
+      if (!m || (!m[2] && !/[a-d]$/i.test(m[1]))) continue;
+      const field = map[m[1].toLowerCase()];
+      if (field) out.push({ field, line, from: cell.from, to: cell.from + 1, box: w.bbox });
+    }
+  }
+  return out;
+}
+
 const KIND_OF: Record<string, FieldKind> = {
   birth_date: 'date', expiry_date: 'date', issue_date: 'date', last_name: 'name', first_name: 'name', document_number: 'number',
   personal_number: 'number', sex: 'sex', nationality: 'code', birth_place: 'text', address: 'text',
@@ -545,6 +571,11 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   const out: Record<string, ReadField> = {};
   const used = new Set<Word>();
   const labels = findLabels(lines);
+  if (entry.category === 'driving') {
+    const taken = new Set(labels.flatMap((l) => l.line.words.slice(l.from, l.to)));
+    labels.push(...numberedLabels(lines, opts.country === 'USA', taken));
+    labels.sort((a, b) => a.line.index - b.line.index || a.from - b.from);
+  }
   const labelWords = new Set(labels.flatMap((l) => l.line.words.slice(l.from, l.to)));
   const put = (field: string, v: { value: string; words: Word[]; factor: number } | null, line: Line, factor: number) => {
     if (!v || !want.has(field) || out[field]) return false;
