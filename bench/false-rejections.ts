@@ -4,7 +4,11 @@
 // signing). Per category: genuine judged valid / review / invalid; broken judged invalid / review / valid.
 // Goals: 0 genuine `invalid`; at least 70 % of genuine documents with a sharp capture `valid`; every broken copy whose
 // flaw was read with confidence `invalid`.
-// Usage: node bench/false-rejections.ts [--db pglite|postgres] [--only SUBSTRING]   (node_modules/.bin first on PATH)
+// Also every genuine document of the development set ../shared/testdata/documents-dev (#28: MRZ documents, ID fronts,
+// receipts, invoices; its flagged zones and SIDTD forgeries set apart), with its right type in `expect`: the `tune`
+// split file by file, the `validate` split in counts only (verdicts and the codes of their reasons, never a file or a
+// value: it stays unseen). `--no-dev` leaves the development set out.
+// Usage: node bench/false-rejections.ts [--db pglite|postgres] [--only SUBSTRING] [--no-dev]   (node_modules/.bin first on PATH)
 // Writes bench/results/false-rejections.md.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,15 +22,19 @@ import { arg, dbOption, dropStore, freshStore, machine, ROOT, startCotejo, stop,
 import { appendUpdate } from '../test/support/pdf-update.ts';
 
 const DOCS = join(ROOT, '../shared/testdata/documents');
+const DEV = join(ROOT, '../shared/testdata/documents-dev');
 const SIGS = join(ROOT, '../shared/testdata/pdf-signatures');
 const OUT = join(import.meta.dirname, 'results/false-rejections.md');
 const only = arg('--only');
 const db = dbOption();
+const withDev = !process.argv.includes('--no-dev');
 
 interface Case {
   name: string;
   category: string;
   kind: 'genuine' | 'broken' | 'defect';
+  /** The development set's split (documents-dev); absent for ../shared/testdata/documents. */
+  split?: 'tune' | 'validate';
   bytes: Uint8Array;
   filename: string;
   options: Record<string, unknown>;
@@ -96,6 +104,27 @@ function genuine(): Case[] {
     });
   }
   return cases;
+}
+
+/** The development set's documents (#28), by its ground truth: genuine ones, and its printed defects set apart. */
+function devCases(): Case[] {
+  const truth = JSON.parse(readFileSync(join(DEV, 'ground-truth.json'), 'utf8')) as Array<{ path: string; category: string; split: 'tune' | 'validate'; expected: { tampered?: boolean } }>;
+  const types = JSON.parse(readFileSync(join(import.meta.dirname, 'data/dev-types.json'), 'utf8')) as Record<string, string[]>;
+  const category: Record<string, string> = { mrz: 'dev: ID documents (MRZ)', 'mrz-flagged': 'dev: ID documents (MRZ)', 'id-fronts': 'dev: ID fronts', receipts: 'dev: receipts', invoices: 'dev: invoices' };
+  const expect: Record<string, string[]> = { receipts: ['payment_receipt', 'es_payment_receipt'], invoices: ['invoice'] };
+  return truth.map((e) => {
+    const defect = e.category === 'mrz-flagged' ? 'the specimen prints an MRZ that fails its own check digits' : e.expected.tampered ? 'a forgery (SIDTD): a field re-rendered' : undefined;
+    return {
+      name: basename(e.path),
+      category: category[e.category],
+      kind: defect ? 'defect' : 'genuine',
+      split: e.split,
+      note: defect,
+      bytes: new Uint8Array(readFileSync(join(DEV, e.path))),
+      filename: basename(e.path),
+      options: { expect: types[e.path] ?? expect[e.category], checks: { not_expired: false } },
+    } satisfies Case;
+  });
 }
 
 // ---- broken copies ----------------------------------------------------------------------------------------
@@ -221,7 +250,7 @@ async function main(): Promise<void> {
   const server = await startCotejo(ROOT, store, { env: { COTEJO_READING_CONCURRENCY: '2' } });
   const started = utcMinute();
   const g = genuine();
-  const all = [...g, ...(await broken(g))].filter((c) => !only || c.name.includes(only));
+  const all = [...g, ...(await broken(g)), ...(withDev ? devCases() : [])].filter((c) => !only || c.name.includes(only));
   const rows: Array<{ c: Case; a: Analysis | null; error?: string }> = [];
   try {
     for (const c of all) {
@@ -232,7 +261,8 @@ async function main(): Promise<void> {
       const body = (await res.json()) as Analysis & { error?: { code: string } };
       if (res.status !== 200 || body.status !== 'completed') rows.push({ c, a: null, error: `${res.status} ${body.status ?? ''} ${body.error?.code ?? ''}` });
       else rows.push({ c, a: body });
-      process.stderr.write(`${c.kind} ${c.name}: ${rows.at(-1)!.a?.verdict?.status ?? rows.at(-1)!.error}\n`);
+      // The validate split stays unseen: its progress line names neither the file nor the verdict.
+      process.stderr.write(c.split === 'validate' ? '.' : `${c.kind} ${c.name}: ${rows.at(-1)!.a?.verdict?.status ?? rows.at(-1)!.error}\n`);
     }
   } finally {
     await stop(server.child);
@@ -258,26 +288,62 @@ function report(rows: Array<{ c: Case; a: Analysis | null; error?: string }>, st
   lines.push('Each genuine document is analysed with its right type in `expect` and `checks.not_expired: false`; each broken copy');
   lines.push('with the same options (the signed PDF also with `require_valid_signature: true`). "Sharp" = the reader reported no');
   lines.push('quality warning (`blurry`, `low_quality`, `glare`, `cropped`, `photocopy_suspected`, `screen_photo_suspected`).', '');
-  const gen = rows.filter((r) => r.c.kind === 'genuine');
-  const brk = rows.filter((r) => r.c.kind === 'broken');
+  const seen = rows.filter((r) => r.c.split !== 'validate');
+  const unseen = rows.filter((r) => r.c.split === 'validate');
+  const gen = seen.filter((r) => r.c.kind === 'genuine');
+  const brk = seen.filter((r) => r.c.kind === 'broken');
   const count = (rs: typeof rows, s: string) => rs.filter((r) => status(r) === s).length;
-  const sharpGen = gen.filter(sharp);
-  lines.push('| measure | result | goal |', '|---|---|---|');
-  lines.push(`| genuine documents judged \`invalid\` | **${count(gen, 'invalid')} / ${gen.length}** | 0 |`);
-  lines.push(`| genuine documents with a sharp capture judged \`valid\` | **${count(sharpGen, 'valid')} / ${sharpGen.length}** (${sharpGen.length ? Math.round((100 * count(sharpGen, 'valid')) / sharpGen.length) : 0} %) | at least 70 % |`);
-  lines.push(`| genuine documents judged \`valid\` (all captures) | ${count(gen, 'valid')} / ${gen.length} | |`);
+  const sets = [
+    ['documents', rows.filter((r) => r.c.kind === 'genuine' && !r.c.split)],
+    ['dev tune', rows.filter((r) => r.c.kind === 'genuine' && r.c.split === 'tune')],
+    ['dev validate', unseen.filter((r) => r.c.kind === 'genuine')],
+  ] as const;
+  const shown = sets.filter(([, rs]) => rs.length > 0);
+  const per = (f: (rs: typeof rows) => string) => shown.map(([, rs]) => f(rs)).join(' | ');
+  const sharpValid = (rs: typeof rows) => {
+    const sh = rs.filter(sharp);
+    return `**${count(sh, 'valid')} / ${sh.length}** (${sh.length ? Math.round((100 * count(sh, 'valid')) / sh.length) : 0} %)`;
+  };
+  lines.push(`| measure | ${shown.map(([n]) => n).join(' | ')} | goal |`, `|---|${shown.map(() => '---|').join('')}---|`);
+  lines.push(`| genuine documents judged \`invalid\` | ${per((rs) => `**${count(rs, 'invalid')} / ${rs.length}**`)} | 0 |`);
+  lines.push(`| genuine documents with a sharp capture judged \`valid\` | ${per(sharpValid)} | at least 70 % |`);
+  lines.push(`| genuine documents judged \`valid\` (all captures) | ${per((rs) => `${count(rs, 'valid')} / ${rs.length}`)} | |`);
+  lines.push(`| genuine documents not read (an error, no verdict) | ${per((rs) => `${count(rs, 'error')} / ${rs.length}`)} | |`);
+  lines.push('');
+  lines.push('| broken copies (of `documents`) | result | goal |', '|---|---|---|');
   const sureBrk = brk.filter((r) => r.c.sure);
   lines.push(`| broken copies whose flaw was read with confidence, judged \`invalid\` | **${count(sureBrk, 'invalid')} / ${sureBrk.length}** | all |`);
   lines.push(`| broken copies judged \`valid\` (a flaw nobody would be told of) | **${count(brk, 'valid')} / ${brk.length}** | 0 |`);
   lines.push(`| all broken copies: \`invalid\` / \`review\` / \`valid\` | ${count(brk, 'invalid')} / ${count(brk, 'review')} / ${count(brk, 'valid')} of ${brk.length} | |`);
   lines.push('');
-  lines.push('## Per category', '', '| category | genuine: valid / review / invalid | broken: invalid / review / valid |', '|---|---|---|');
-  for (const cat of [...new Set(rows.map((r) => r.c.category))]) {
-    const gc = gen.filter((r) => r.c.category === cat);
-    const bc = brk.filter((r) => r.c.category === cat);
-    lines.push(`| ${cat} | ${gc.length ? `${count(gc, 'valid')} / ${count(gc, 'review')} / ${count(gc, 'invalid')}` : '-'} | ${bc.length ? `${count(bc, 'invalid')} / ${count(bc, 'review')} / ${count(bc, 'valid')}` : '-'} |`);
+  lines.push('## Per category', '', '`dev:` rows are the development set (`documents-dev`), by split.', '');
+  lines.push('| category | genuine: valid / review / invalid | broken: invalid / review / valid |', '|---|---|---|');
+  const catOf = (r: (typeof rows)[number]) => (r.c.split ? `${r.c.category} (${r.c.split})` : r.c.category);
+  for (const cat of [...new Set(rows.map(catOf))]) {
+    const gc = rows.filter((r) => r.c.kind === 'genuine' && catOf(r) === cat);
+    const bc = rows.filter((r) => r.c.kind === 'broken' && catOf(r) === cat);
+    lines.push(`| ${cat} | ${gc.length ? `${count(gc, 'valid')} / ${count(gc, 'review')} / ${count(gc, 'invalid')}${count(gc, 'error') ? ` (+${count(gc, 'error')} not read)` : ''}` : '-'} | ${bc.length ? `${count(bc, 'invalid')} / ${count(bc, 'review')} / ${count(bc, 'valid')}` : '-'} |`);
   }
-  const defects = rows.filter((r) => r.c.kind === 'defect');
+  if (unseen.length) {
+    // Counts only: which reasons the validate split's verdicts rest on, never which file or what was read.
+    const codes = (rs: typeof rows, sev: string) => {
+      const n = new Map<string, number>();
+      for (const r of rs) for (const x of new Set((r.a?.verdict?.reasons ?? []).filter((y) => y.severity === sev).map((y) => y.code))) n.set(x, (n.get(x) ?? 0) + 1);
+      return [...n].sort((a, b) => b[1] - a[1]).map(([c, k]) => `${c} ${k}`).join(', ') || '-';
+    };
+    const ug = unseen.filter((r) => r.c.kind === 'genuine');
+    lines.push('', '## Validate split (measured only)', '');
+    lines.push('The development set\'s `validate` split in counts: how many verdicts carry each reason (errors, then warnings). No file');
+    lines.push('and no value is shown (the split stays unseen).', '');
+    lines.push('| verdicts | documents | errors (code: verdicts) | warnings (code: verdicts) |', '|---|---|---|---|');
+    for (const st of ['invalid', 'review']) {
+      const rs = ug.filter((r) => status(r) === st);
+      lines.push(`| genuine \`${st}\` | ${rs.length} | ${codes(rs, 'error')} | ${codes(rs, 'warning')} |`);
+    }
+    const ud = unseen.filter((r) => r.c.kind === 'defect');
+    if (ud.length) lines.push(`| printed defects (set apart): invalid / review / valid | ${count(ud, 'invalid')} / ${count(ud, 'review')} / ${count(ud, 'valid')} of ${ud.length} | | |`);
+  }
+  const defects = seen.filter((r) => r.c.kind === 'defect');
   if (defects.length) {
     lines.push('', '## Set apart: specimens that print a defect', '');
     lines.push('Not counted above: `invalid` would be right for them (the issue counts no document that really carries a defect).', '');
@@ -289,7 +355,7 @@ function report(rows: Array<{ c: Case; a: Analysis | null; error?: string }>, st
     lines.push('', `## ${title}`, '', `| file | category | type read | verdict | ${broken ? 'flaw read with confidence' : 'sharp'} | warnings and errors |`, '|---|---|---|---|---|---|');
     for (const r of rs) {
       const col = broken ? (r.c.sure ? 'yes' : `no: ${r.c.unsureWhy ?? ''}`) : sharp(r) ? 'yes' : 'no';
-      lines.push(`| ${r.c.name} | ${r.c.category} | ${r.a?.document ? `${r.a.document.type} (${r.a.document.confidence})` : '-'} | ${status(r)}${r.error ? ` (${r.error})` : ''} | ${col} | ${why(r.a)} |`);
+      lines.push(`| ${r.c.name} | ${catOf(r)} | ${r.a?.document ? `${r.a.document.type} (${r.a.document.confidence})` : '-'} | ${status(r)}${r.error ? ` (${r.error})` : ''} | ${col} | ${why(r.a)} |`);
     }
   }
   return lines.join('\n') + '\n';

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import PDFDocument from 'pdfkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedAccount } from '../../server/src/domain/accounts.ts';
 import { newLiveAccount } from '../support/live-account.ts';
@@ -21,6 +22,29 @@ const TOTAL_ONLY = 'invoices/invoice2data/AmazonWebServices.pdf';
 const OPTIONS = { expect: 'invoice', checks: { not_expired: false } };
 
 interface Check { code: string; passed: boolean }
+
+/** A text-layer invoice: one line, base 100,00, VAT 21 % 21,00 and a printed `total` (bench/false-rejections.ts's). */
+function textInvoice(total: string): Promise<Buffer> {
+  return new Promise((ok) => {
+    const doc = new PDFDocument({ size: 'A4', margin: 50 });
+    const parts: Buffer[] = [];
+    doc.on('data', (d: Buffer) => parts.push(d));
+    doc.on('end', () => ok(Buffer.concat(parts)));
+    doc.fontSize(18).text('FACTURA');
+    doc.fontSize(11).moveDown();
+    doc.text('Número de factura: F-2026-0042');
+    doc.text('Fecha de factura: 15/01/2026');
+    doc.text('Emisor: Talleres Ebro S.L.  NIF: B12345674');
+    doc.text('Cliente: Ana Martín López');
+    doc.moveDown();
+    doc.text('Reparación de persiana          2 x 50,00          100,00 €');
+    doc.moveDown();
+    doc.text('Base imponible: 100,00 €');
+    doc.text('IVA 21%: 21,00 €');
+    doc.text(`Total factura: ${total} €`);
+    doc.end();
+  });
+}
 interface Reason { code: string; severity: string; message: string }
 
 describe.each(DATABASES)('invoice_totals in live mode with the local readers on %s', (kind) => {
@@ -52,6 +76,18 @@ describe.each(DATABASES)('invoice_totals in live mode with the local readers on 
     expect(a.fields.total_amount.validated).toBe(true);
     // A genuine e-invoice, read exactly, with its right type expected: valid.
     expect(a.verdict.status, JSON.stringify(a.verdict.reasons)).toBe('valid');
+  });
+
+  it('printed amounts that do not add up are never `valid`, even when one of them was read unsure: review', async () => {
+    const res = await app.request('POST', '/v1/analyze', { key: acc.keys.live, body: form({ bytes: await textInvoice('131,00'), name: 'factura.pdf' }, [['options', JSON.stringify(OPTIONS)]]) });
+    expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
+    const a = res.body;
+    expect(a.fields.total_amount.value).toBe(131);
+    expect(a.fields.tax_base.value).toBe(100);
+    expect((a.checks as Check[]).filter((c) => c.code === 'invoice_totals' && !c.passed)).toEqual([]);
+    const warnings = (a.verdict.reasons as Reason[]).filter((r) => r.severity === 'warning' && (r.code === 'invoice_totals' || r.code === 'low_confidence'));
+    expect(warnings.length, JSON.stringify(a.verdict.reasons)).toBeGreaterThan(0);
+    expect(a.verdict.status).toBe('review');
   });
 
   it('a text-layer invoice whose reading has a total and nothing to add up: no failed check, no reason', async () => {

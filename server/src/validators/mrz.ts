@@ -110,6 +110,16 @@ function splitName(field: string): { surname: string | null; given: string | nul
   return { surname: clean(field.slice(0, idx)) || null, given: clean(field.slice(idx + 2)) || null, full };
 }
 
+/**
+ * A holder is born before their document expires: a birth century that puts it after the expiry (`121212` born, an
+ * expiry of 2011) is the century before (1912). Two-digit years say nothing else; this is the only evidence.
+ */
+function birthBefore(birth: string | null, expiry: string | null): string | null {
+  if (!birth || !expiry || birth < expiry) return birth;
+  const earlier = isoDate(Number(birth.slice(0, 4)) - 100, Number(birth.slice(5, 7)), Number(birth.slice(8, 10)));
+  return earlier ?? birth;
+}
+
 /** YYMMDD to YYYY-MM-DD. kind 'birth': latest century not after the reference date; 'expiry': within 50 years after it. */
 export function mrzDate(raw: string, kind: 'birth' | 'expiry', referenceDate?: string): string | null {
   if (!/^\d{6}$/.test(raw)) return null;
@@ -189,6 +199,7 @@ export function parseMrz(input: string | string[], opts: { referenceDate?: strin
       f.expiry_date_raw = expiry;
       f.expiry_date = mrzDate(expiry, 'expiry', ref);
     }
+    f.birth_date = birthBefore(f.birth_date, f.expiry_date);
   };
   const [l1, l2, l3] = lines;
   switch (format) {
@@ -284,6 +295,7 @@ export function parseMrz(input: string | string[], opts: { referenceDate?: strin
       fields.birth_date = f.birthDate ? mrzDate(f.birthDate, 'birth', ref) : null;
       fields.expiry_date_raw = f.expirationDate ?? null;
       fields.expiry_date = f.expirationDate ? mrzDate(f.expirationDate, 'expiry', ref) : null;
+      fields.birth_date = birthBefore(fields.birth_date, fields.expiry_date);
       for (const d of r.details) {
         if (d.field === 'documentNumberCheckDigit') checks.push({ name: 'document_number', input: '', expected: null, found: d.value ?? '', valid: d.valid });
         if (d.field === 'compositeCheckDigit') checks.push({ name: 'composite', input: '', expected: null, found: d.value ?? '', valid: d.valid });

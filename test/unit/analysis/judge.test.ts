@@ -113,6 +113,20 @@ describe('printed amounts that do not add up', () => {
     expect(w.message).toContain('131.00');
     expect(statusOf(out.reasons)).toBe('review');
   });
+  it('do not, and an amount was read unsure: a low_confidence warning naming it, never silence (it was `valid`)', () => {
+    const r = invoice(131);
+    r.fields.tax_rate = { ...r.fields.tax_rate, confidence: 0.76 };
+    const out = judge(r);
+    expect(out.checks.map((c) => c.code)).not.toContain('invoice_totals');
+    const w = out.reasons.find((x) => x.code === 'low_confidence')!;
+    expect(w.severity).toBe('warning');
+    expect(w.message).toContain('0.76');
+    expect(statusOf(out.reasons)).toBe('review');
+    // Read unsure but adding up: nothing to say.
+    const ok = invoice(121);
+    ok.fields.tax_rate = { ...ok.fields.tax_rate, confidence: 0.76 };
+    expect(judge(ok).reasons.filter((x) => x.severity !== 'info').map((x) => x.code)).not.toContain('low_confidence');
+  });
 });
 
 describe('rules on fields read unsure, and fields not read', () => {

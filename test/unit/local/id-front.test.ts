@@ -160,3 +160,92 @@ describe('the rules', () => {
     });
   });
 });
+
+describe('label-value layout (#28): labels of many languages, values of one cell, names on two lines', () => {
+  const values = (lines: TextLine[], type = 'national_id_card', country: string | null = null) => {
+    const f = readIdFrontFields(lines, getEntry(type)!, getEntry(type)!.fields, { country });
+    return { f, v: Object.fromEntries(Object.entries(f).map(([k, x]) => [k, x.value])) };
+  };
+
+  it('an ICAO 9303 data page: bilingual labels, values below them, dates with the month in letters and two-digit years', () => {
+    const { f, v } = values([
+      line(0.1, [0.3, 'Type/ Type'], [0.5, 'Code/ Code'], [0.7, 'Passport No./ N° de passeport']),
+      line(0.15, [0.3, 'P'], [0.5, 'UTO'], [0.7, 'L898902C3']),
+      line(0.22, [0.3, 'Surname/ Nom']), line(0.27, [0.3, 'ERIKSSON']),
+      line(0.34, [0.3, 'Given names/ Prénoms']), line(0.39, [0.3, 'ANNA MARIA']),
+      line(0.46, [0.3, 'Date of birth/ Date de naissance']), line(0.51, [0.3, '12 AUG/AOUT 74']),
+      line(0.58, [0.3, 'Date of expiry/ Date d\'expiration'], [0.75, 'Authority/ Autorité']), line(0.63, [0.3, '15 APR/AVR 12'], [0.75, 'PASSPORT OFFICE']),
+    ], 'passport');
+    expect(v).toMatchObject({ document_number: 'L898902C3', last_name: 'ERIKSSON', first_name: 'ANNA MARIA', birth_date: '1974-08-12', expiry_date: '2012-04-15' });
+    // A two-digit year's century is assumed: less sure than a full date.
+    expect(f.birth_date.confidence).toBeLessThan(0.9 * 0.95);
+  });
+
+  it("ICAO's own terms (primary / secondary identifier); a number is not glued to a name or a state code before it", () => {
+    const { v } = values([
+      line(0.1, [0.3, 'Primary identifier/ Identifiant primaire']), line(0.15, [0.3, 'ERIKSSON']),
+      line(0.22, [0.3, 'Secondary identifier/'], [0.6, 'Document No.']), line(0.27, [0.3, 'ANNA MARIA D23145890']),
+    ]);
+    expect(v).toMatchObject({ last_name: 'ERIKSSON', first_name: 'ANNA MARIA', document_number: 'D23145890' });
+    expect(values([line(0.1, [0.1, 'PASSPORT'], [0.5, 'LUX S998527'])], 'passport').v.document_number).toBe('S998527');
+  });
+
+  it('a family name on two lines is one value; the line after a label line is not taken into it', () => {
+    const { f, v } = values([
+      line(0.1, [0.1, 'APELLIDOS']), line(0.15, [0.1, 'ESPAÑOLA']), line(0.19, [0.1, 'ESPAÑOLA']),
+      line(0.26, [0.1, 'NOMBRE']), line(0.31, [0.1, 'CARMEN']),
+      line(0.38, [0.1, 'DNI 99999999R']),
+    ]);
+    expect(v).toMatchObject({ last_name: 'ESPAÑOLA ESPAÑOLA', first_name: 'CARMEN', document_number: '99999999R' });
+    expect(f.last_name.confidence).toBeLessThan(0.9);
+    const box = f.last_name.source!.bbox!;
+    expect(box[1]).toBeLessThanOrEqual(0.15 + 1e-9);
+    expect(box[3]).toBeGreaterThanOrEqual(0.22 - 1e-9);
+    // Surname then its label-less neighbour under another label: not one value.
+    const two = values([line(0.1, [0.1, 'NAZWISKO / SURNAME']), line(0.15, [0.1, 'KOWALSKA']), line(0.2, [0.1, 'IMIONA / GIVEN NAMES']), line(0.25, [0.1, 'JOANNA'])]).v;
+    expect(two).toMatchObject({ last_name: 'KOWALSKA', first_name: 'JOANNA' });
+  });
+
+  it('`Name` beside another label of the family name is that label; words that open the next label are not a value', () => {
+    const { v } = values([
+      line(0.1, [0.1, 'Name/Surname/Nom'], [0.6, 'Registration Number']),
+      line(0.15, [0.1, 'MUSTERMANN'], [0.6, '00000473']),
+    ], 'de_id_card', 'DEU');
+    expect(v.last_name).toBe('MUSTERMANN');
+    const right = values([line(0.1, [0.1, 'Surname'], [0.4, 'Registration Number']), line(0.15, [0.1, 'TRAVELER'], [0.4, '00000473'])]).v;
+    expect(right.last_name).toBe('TRAVELER');
+    // A US card's NAME names no field by itself: its value is not a family name.
+    expect(values([line(0.1, [0.1, 'NAME JOHN DOE'])], 'us_drivers_license', 'USA').v.last_name).toBeUndefined();
+  });
+
+  it('a same-line value is the cell after its label; the rest of the line is another column', () => {
+    const { f, v } = values([line(0.1, [0.1, 'SURNAME MARTIN'], [0.6, 'UTO']), line(0.2, [0.1, 'GIVEN NAMES SARAH JANE'], [0.6, 'F'])]);
+    expect(v).toMatchObject({ last_name: 'MARTIN', first_name: 'SARAH JANE' });
+    expect(f.last_name.source!.bbox![2]).toBeLessThan(0.6);
+  });
+});
+
+describe('numbered fields of driving licences (EU Directive 2006/126/EC, AAMVA card design)', () => {
+  it('an EU licence: 1. surname, 2. given names, 3. birth date and place, 4a./4b. dates, 5. number', () => {
+    const lines = [
+      line(0.05, [0.3, 'FÜHRERSCHEIN']), line(0.1, [0.3, 'BUNDESREPUBLIK DEUTSCHLAND']),
+      line(0.2, [0.35, '1. MUSTERMANN']), line(0.27, [0.35, '2. ERIKA']), line(0.34, [0.35, '3. 12.08.1964 BERLIN']),
+      line(0.41, [0.35, '4a. 19.01.2013'], [0.6, '4c. Landratsamt Musterhausen']), line(0.48, [0.35, '4b. 18.01.2028']),
+      line(0.55, [0.35, '5. B072RRE2I55']), line(0.7, [0.35, '9. AM/B1/B/L']),
+    ];
+    const c = classifyIdFront(lines)!;
+    expect(c).toMatchObject({ kind: 'driving', country: 'DEU' });
+    const entry = getEntry(c.type)!;
+    const v = Object.fromEntries(Object.entries(readIdFrontFields(lines, entry, entry.fields, { country: c.country })).map(([k, x]) => [k, x.value]));
+    expect(v).toMatchObject({ last_name: 'MUSTERMANN', first_name: 'ERIKA', birth_date: '1964-08-12', issue_date: '2013-01-19', expiry_date: '2028-01-18', document_number: 'B072RRE2I55' });
+  });
+
+  it('a number is a label only with its dot or letter, and not beside a printed label', () => {
+    const lines = [line(0.05, [0.1, 'CALIFORNIA']), line(0.1, [0.1, 'DRIVER LICENSE']), line(0.3, [0.4, '4d DLN I1234568']), line(0.4, [0.4, '1 CARDHOLDER']), line(0.5, [0.4, '4b EXP 08/31/2014'])];
+    const c = classifyIdFront(lines)!;
+    const f = readIdFrontFields(lines, getEntry(c.type)!, getEntry(c.type)!.fields, { country: c.country, region: c.region });
+    expect(f.document_number.value).toBe('I1234568');
+    expect(f.expiry_date.value).toBe('2014-08-31');
+    expect(f.last_name).toBeUndefined();
+  });
+});

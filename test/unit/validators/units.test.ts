@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import {
   VALIDATORS, FIELD_SCHEMES, CHECK_CODES, validateCsv, checkCsv, dateConsistency, notExpired, issueAgeDays, ageYears,
   normaliseName, fuzzyNameMatch, validateNif, validateIdNumber, mrzMatchesVisual, parseMrz, validateMrzChecksums, aamvaMatchesVisual,
-  unescapeAamva, validateIban, checkIdNumber,
+  unescapeAamva, validateIban, checkIdNumber, mrzCheckDigit,
 } from '../../../server/src/validators/index.ts';
 import { readJson } from './testdata.ts';
 
@@ -135,6 +135,20 @@ describe('mrz', () => {
     const p = parseMrz(td3, { referenceDate: '2026-01-01' });
     expect(p.fields).toMatchObject({ surname: 'ERIKSSON', given_names: 'ANNA MARIA', birth_date: '1974-08-12', expiry_date: '2012-04-15', sex: 'F', nationality: 'UTO', document_number: 'L898902C3' });
     expect(parseMrz(['I<UTOD23145890<7349<<<<<<<<<<<', '3407127M9507122UTO<<<<<<<<<<<2', 'STEVENSON<<PETER<JOHN<<<<<<<<<'], { referenceDate: '2026-01-01' }).fields?.birth_date).toBe('1934-07-12');
+  });
+  it('a birth century that would put the birth after the expiry is the century before (two-digit years)', () => {
+    // Born 12-12-12, expired 2011-06-29: born 1912, not 2012 (a date_consistency warning on a genuine zone otherwise).
+    const number = 'L898902C3' + mrzCheckDigit('L898902C3');
+    const birth = '121212' + mrzCheckDigit('121212');
+    const expiry = '110629' + mrzCheckDigit('110629');
+    const optional = 'ZE184226B<<<<<';
+    const composite = mrzCheckDigit(number + birth + expiry + optional + mrzCheckDigit(optional));
+    const line2 = `${number}UTO${birth}F${expiry}${optional}${mrzCheckDigit(optional)}${composite}`;
+    const p = parseMrz([td3[0], line2], { referenceDate: '2026-01-01' });
+    expect(p.valid).toBe(true);
+    expect(p.fields).toMatchObject({ birth_date: '1912-12-12', expiry_date: '2011-06-29' });
+    // A birth before the expiry keeps the latest century not after the reference date.
+    expect(parseMrz(td3, { referenceDate: '2026-01-01' }).fields?.birth_date).toBe('1974-08-12');
   });
   it('validates MRV-A and MRV-B (no composite digit)', () => {
     const mrva = ['V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L8988901C4XXX4009078F96121096ZE184226B<<<<<<'];

@@ -236,8 +236,15 @@ export function runChecks(input: CheckInput): CheckOutcome {
       if (r.outcome === 'not_run') {
         // Printed amounts that do not add up, where a part the reading did not see (a tip, a second VAT rate, a
         // withholding) could explain it: not proof, but a person should look (docs/validators.md, invoice_totals).
-        if (r.message_key === 'invoice_totals.inconclusive' && r.params?.check !== 'line_net_amount' && unsureEvidence({ ...r, outcome: 'failed' }, reading).length === 0) {
-          push('invoice_totals', 'warning', `${failedCheckMessage(language, r)} ${t(language, 'invoice_totals.inconclusive')}`);
+        if (r.message_key === 'invoice_totals.inconclusive' && r.params?.check !== 'line_net_amount') {
+          // Amounts read unsure that do not add up are still amounts that do not add up: a person looks either way
+          // (the message names what was read unsure instead of the sum).
+          const unsure = unsureEvidence({ ...r, outcome: 'failed' }, reading);
+          if (unsure.length === 0) push('invoice_totals', 'warning', `${failedCheckMessage(language, r)} ${t(language, 'invoice_totals.inconclusive')}`);
+          else {
+            unsureChecks++;
+            push('low_confidence', 'warning', lowConfidenceMessage(language, r.code, unsure));
+          }
         }
         continue;
       }

@@ -21,7 +21,7 @@ import { states as ICAO_STATES } from 'mrz';
 import { allEntries, type CatalogueEntry } from '../../../catalogue/index.ts';
 import type { ReadField } from '../../types.ts';
 import type { Box, TextLine } from '../types.ts';
-import { foldPhrase, prepareLines, union, type Line, type Word } from './normalize.ts';
+import { findDates, foldKeep, foldPhrase, prepareLines, union, type Line, type Word } from './normalize.ts';
 
 // ------------------------------------------------------------------ US states
 
@@ -323,14 +323,44 @@ const LABELS: Array<[string, RegExp]> = [
   ['expiry_date', /\bdate of expiry\b|\bexpiry date\b|\bexpiry\b|\bexpires?\b|\bexp\b|\bdate d'? ?expir\w*|\bvalable jusqu\w*|\bvalid until\b|\bdata e skadimit\b|\bfecha de (caducidad|validez)\b|\bvalidade\b|\bgultig bis\b|\bscadenza\b/g],
   ['issue_date', /\bdate of issue\b|\bissue ?date\b|\biss\b|\bissued\b|\bdate de delivrance\b|\bdata e leshimit\b|\bfecha de expedicion\b|\bdata de emissao\b|\bausstellungsdatum\b|\bdata di rilascio\b/g],
   ['personal_number', /\bpersonal (no|number)\b|\bnr\.? personal\b/g],
-  ['document_number', /\bdocument (no|number|n°)\b|\bn° du document\b|\bcard (no|number)\b|\bnr\.? leternjoftim\w*|\blicen[cs]e (no|number|#)\b|\bdln?\b|\bn[uo]m\w{0,3}r\b|\bnumero\b|\bno\.\b/g],
+  ['personal_number', /\bn[°º] personnel\b/g],
+  ['document_number', /\b(document|passport|card|id|licen[cs]e) ?(no\b\.?|number\b|n[°º]|#)|\bn[°º] (du|de) (document|passeport|pasaporte|la carte)\b|\bnumero de (documento|pasaporte|passaporte)\b|\bnr\.? leternjoftim\w*|\b(ausweis|pass|karten)nummer\b|\bdln?\b|\bdni\b|\bn[uo]m\w{0,3}r\b|\bnumero\b|\bno\.(?!\p{L})|\bn[°º](?!\p{L})|\bnr\.?(?!\p{L})/gu],
   ['nationality', /\bnationalit\w*|\bnatio\w*lty\b|\bnacionalidad\b|\bnacionalidade\b|\bshtetesi\w*|\bstaatsangehorigkeit\b|\bcittadinanza\b/g],
-  ['sex', /\bsex[eo]?\b|\bgjinia\b|\bgeschlecht\b|\bsesso\b/g],
-  ['first_name', /\bgiven names?\b|\bfirst names?\b|\bprenoms?\b|\bnombres?\b|\bnomes?\b|\bemri\b|\bvorname\w*|\bfn\b/g],
-  ['last_name', /\b(nom\w{0,2})?s[uv][rm]n?a[mn]e\b|\blast name\b|\bfamily name\b|\bnom\b|\bnomi?\b|\bapellidos?\b|\bapelidos?\b|\bsobrenome\b|\bmbiemri\b|\bnachname\b|\bcognome\b|\bln\b/g],
+  ['sex', /\bsex[eo]?\b|\bgender\b|\bgenero\b|\bsexe\b|\bgjinia\b|\bgeschlecht\b|\bsesso\b/g],
+  ['first_name', /\bsecondary identifier\b|\bidentifiant secondaire\b|\bgiven names?\b|\bfirst names?\b|\bforenames?\b|\bprenoms?\b|\bprenume\w*|\bnombres?\b|\bnomes?\b|\bemri\b|\bvorname\w*|\bvoornamen\b|\bimi(e|ona)\b|\bjmeno\b|\bvardas\b|\bfn\b/g],
+  ['last_name', /\bprimary identifier\b|\bidentifiant primaire\b|\b(nom\w{0,2})?s[uv][rm]n?a[mn]e\b|\blast name\b|\bfamily name\b|\bnom\b|\bnomi?\b|\bnume\b|\bapellidos?\b|\bapelidos?\b|\bsobrenome\b|\bmbiemri\b|\bnachname\b|\bcognome\b|\bachternaam\b|\bnazwisko\b|\bprijmeni\b|\bpavarde\b|\bln\b/g],
+  // `Name` alone: the family name where it stands beside another language's label of it (`Name/Surname/Nom`), else
+  // only a label (a US card's NAME is the whole name): decided in findLabels.
+  ['name', /\bname\b/g],
   ['address', /\baddress\b|\badresse\b|\bdomicilio\b|\bmorada\b|\bvendbanimi\b|\banschrift\b|\bindirizzo\b/g],
   ['other', /\bsignature\b|\bfirma\b|\bautoriteti\b|\bauthority\b|\bclass\b|\brestr\w*|\bend\b|\bendorse?\w*|\bhgt\b|\bhair\b|\beyes\b|\bwgt\b|\bdd\b|\bheight\b|\bdonor\b/g],
 ];
+
+/**
+ * Numbered fields of driving licences: the EU model (Directive 2006/126/EC, Annex I: 1. surname, 2. other names,
+ * 3. birth date and place, 4a. issue, 4b. expiry, 4c. authority, 5. licence number, 8. address) and AAMVA's card
+ * design (1 family name, 2 given names, 3 DOB, 4a ISS, 4b EXP, 4d DLN, 8 address, 15 sex). A number is a label only
+ * with its dot (`1.`) or its letter (`4b`): a bare digit is too often part of a value.
+ */
+const NUMBERED_EU: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '5': 'document_number', '8': 'address' };
+const NUMBERED_US: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '4d': 'document_number', '5': 'other', '8': 'address', '15': 'sex' };
+
+function numberedLabels(lines: Line[], us: boolean, taken: Set<Word>): Label[] {
+  const map = us ? NUMBERED_US : NUMBERED_EU;
+  const out: Label[] = [];
+  for (const line of lines) {
+    for (const cell of line.cells) {
+      const w = line.words[cell.from];
+      // Beside a printed label (`4d DLN`) the number adds nothing: that label reads the value.
+      if (!w || taken.has(w) || cell.to - cell.from < 2 || taken.has(line.words[cell.from + 1])) continue;
+      const m = /^(\d{1,2}[a-d]?)([.:])?$/i.exec(w.text);
+      if (!m || (!m[2] && !/[a-d]$/i.test(m[1]))) continue;
+      const field = map[m[1].toLowerCase()];
+      if (field) out.push({ field, line, from: cell.from, to: cell.from + 1, box: w.bbox });
+    }
+  }
+  return out;
+}
 
 const KIND_OF: Record<string, FieldKind> = {
   birth_date: 'date', expiry_date: 'date', issue_date: 'date', last_name: 'name', first_name: 'name', document_number: 'number',
@@ -369,6 +399,10 @@ function findLabels(lines: Line[]): Label[] {
         out.push({ field, line, from, to, box: union(line.words.slice(from, to).map((w) => w.bbox)) });
       }
     }
+  }
+  // `Name` beside another label of the family name (`Name/Surname/Nom`) is that label; alone it names no field.
+  for (const l of out) {
+    if (l.field === 'name' && out.some((o) => o.field === 'last_name' && o.line === l.line && o.from <= l.to && l.from <= o.to)) l.field = 'last_name';
   }
   // One label printed in two languages (`data e skadimit/date of expiry`) is one label.
   out.sort((a, b) => a.line.index - b.line.index || a.from - b.from);
@@ -430,7 +464,23 @@ function nameWords(words: Word[]): Word[] {
 const cleanName = (ws: Word[]) => ws.map((w) => w.text.replace(/^[^\p{L}]+|[^\p{L}.,]+$/gu, '')).join(' ').replace(/[\s,]+$/, '');
 
 /** Parses a value of a kind from words; null when they hold none. */
-function parse(kind: FieldKind, words: Word[], monthFirst: boolean): { value: string; words: Word[]; factor: number } | null {
+/**
+ * A date with its month in letters, the whole of `text`: ICAO 9303's visual zone prints `12 AUG/AOUT 74` (the month
+ * in two languages, a two-digit year), national cards `01 JAN 1990`. A two-digit year is less sure (its century is
+ * assumed: a birth is never in the future).
+ */
+function monthNameDate(text: string, monthFirst: boolean, past: boolean): { value: string; factor: number } | null {
+  const fold = foldKeep(text).replace(/(\p{L}{3,})\s*\/\s*\p{L}{3,}/gu, '$1').replace(/\s+/g, ' ').trim();
+  if (!/\p{L}{3}/u.test(fold)) return null;
+  const d = findDates(fold, !monthFirst).find((m) => m.start <= 1 && m.end >= fold.length - 1);
+  if (!d) return null;
+  const twoDigit = !/\d{4}/.test(fold);
+  let value = d.value;
+  if (twoDigit && past && value > new Date().toISOString().slice(0, 10)) value = `${Number(value.slice(0, 4)) - 100}${value.slice(4)}`;
+  return { value, factor: twoDigit ? 0.85 : 0.95 };
+}
+
+function parse(kind: FieldKind, words: Word[], monthFirst: boolean, past = false): { value: string; words: Word[]; factor: number } | null {
   if (words.length === 0) return null;
   const text = words.map((w) => w.text).join(' ');
   switch (kind) {
@@ -443,6 +493,15 @@ function parse(kind: FieldKind, words: Word[], monthFirst: boolean): { value: st
           if (!/\d/.test(ws[0].text) || !/\d/.test(ws[n - 1].text)) continue;
           const d = parseDate(ws.map((w) => w.text).join(' '), monthFirst, true);
           if (d) return { value: d.value, words: ws, factor: d.compact ? 0.9 : 1 };
+        }
+      }
+      // The month in letters (2 to 4 words: `12 AUG/AOUT 74`, `04 JAN 1995`).
+      for (let i = 0; i < words.length; i++) {
+        for (let n = 2; n <= Math.min(4, words.length - i); n++) {
+          const ws = words.slice(i, i + n);
+          if (!/\d/.test(ws[0].text) || !/\d/.test(ws[n - 1].text)) continue;
+          const d = monthNameDate(ws.map((w) => w.text).join(' '), monthFirst, past);
+          if (d) return { ...d, words: ws };
         }
       }
       return null;
@@ -482,7 +541,8 @@ function numberIn(words: Word[]): { value: string; words: Word[] } | null {
       const value = raw.replace(/\s*-\s*/g, '-').replace(/ /g, '');
       const digits = value.replace(/\D/g, '').length;
       if (digits < 5 || value.replace(/-/g, '').length > 14 || parseDate(raw, true) || parseDate(raw, false)) continue;
-      if (n > 1 && ws.slice(1).some((w) => /^[A-Z]{2,}$/.test(w.text) && w.text.length > 2)) continue;
+      // A word of three letters or more is no part of a number: a name, a state code (`LUX S998527`), a month.
+      if (n > 1 && ws.some((w) => /^[A-Z]{3,}$/.test(w.text))) continue;
       if (!best || value.length > best.value.length) best = { value, words: ws };
     }
   }
@@ -511,6 +571,11 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   const out: Record<string, ReadField> = {};
   const used = new Set<Word>();
   const labels = findLabels(lines);
+  if (entry.category === 'driving') {
+    const taken = new Set(labels.flatMap((l) => l.line.words.slice(l.from, l.to)));
+    labels.push(...numberedLabels(lines, opts.country === 'USA', taken));
+    labels.sort((a, b) => a.line.index - b.line.index || a.from - b.from);
+  }
   const labelWords = new Set(labels.flatMap((l) => l.line.words.slice(l.from, l.to)));
   const put = (field: string, v: { value: string; words: Word[]; factor: number } | null, line: Line, factor: number) => {
     if (!v || !want.has(field) || out[field]) return false;
@@ -519,24 +584,78 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
     for (const w of v.words) used.add(w);
     return true;
   };
+  /**
+   * A name printed on two lines (`KOWALSKA` / `KWIATKOWSKA`): the line just below the value, starting under it, all
+   * name words and no label, continues it (a little less sure: it may be the next value of a card without labels).
+   */
+  const continueName = (field: string, kind: FieldKind, line: Line) => {
+    const f = out[field];
+    if (kind !== 'name' || !f?.source?.bbox) return;
+    const [vx0, , , vy1] = f.source.bbox;
+    const vh = f.source.bbox[3] - f.source.bbox[1];
+    // The next line down: its words start under the value, and no label lies between them.
+    const below = lines.filter((l) => l !== line && l.page === line.page && l.bbox[1] >= vy1 - vh * 0.3 && l.bbox[1] < vy1 + vh * 0.8);
+    const next = below.find((l) => l.words.some((w) => Math.abs(w.bbox[0] - vx0) <= vh * 0.8));
+    if (!next) return;
+    const between = lines.some((l) => l !== next && l.page === line.page && l.words.some((w) => labelWords.has(w) && (w.bbox[1] + w.bbox[3]) / 2 > vy1 - vh * 0.3 && (w.bbox[1] + w.bbox[3]) / 2 < (next.bbox[1] + next.bbox[3]) / 2));
+    if (between) return;
+    const start = next.words.find((w) => Math.abs(w.bbox[0] - vx0) <= vh * 0.8)!;
+    const cell = next.words.filter((w) => cellAt(next, w) === cellAt(next, start));
+    if (next.words.some((w) => labelWords.has(w)) || cell.some((w) => used.has(w))) return;
+    const more = nameWords(cell);
+    if (more.length === 0 || more.length !== cell.length || more.some((w) => w.confidence < 0.6)) return;
+    out[field] = {
+      ...f,
+      value: `${f.value as string} ${cleanName(more)}`,
+      confidence: round(Math.min(f.confidence, ...more.map((w) => w.confidence)) * 0.95),
+      source: { page: f.source.page, bbox: union([f.source.bbox, ...more.map((w) => w.bbox)]) },
+    };
+    for (const w of more) used.add(w);
+  };
 
-  // 1. Label-value layout: right of the label on its line, else below it in its column.
+  // 1. Label-value layout: right of the label on its line, else below it in its column. A value is the words of one
+  // cell (words apart by less than a wide gap): the cell after the label first, then what else the column holds.
+  const cellAt = (line: Line, w: Word) => {
+    const i = line.words.indexOf(w);
+    return line.cells.findIndex((c) => i >= c.from && i < c.to);
+  };
+  const byCell = (line: Line, ws: Word[]) => {
+    const groups = new Map<number, Word[]>();
+    for (const w of ws) groups.set(cellAt(line, w), [...(groups.get(cellAt(line, w)) ?? []), w]);
+    return [...groups.values()];
+  };
   for (const label of labels) {
     const kind = KIND_OF[label.field];
     if (!kind || !want.has(label.field) || out[label.field]) continue;
+    const past = label.field === 'birth_date' || label.field === 'issue_date';
     const sameLine = labels.filter((o) => o.line === label.line && o.from > label.from).sort((a, b) => a.from - b.from)[0];
-    const right = label.line.words.slice(label.to, sameLine ? sameLine.from : undefined);
-    if (put(label.field, parse(kind, right, monthFirst), label.line, 1)) continue;
+    let right = label.line.words.slice(label.to, sameLine ? sameLine.from : undefined);
+    // Words that open the next label's cell, a gap away from this label, are that label's own (`Registration Number`).
+    if (sameLine) {
+      const next = cellAt(label.line, label.line.words[sameLine.from]);
+      if (next !== cellAt(label.line, label.line.words[label.to - 1])) right = right.filter((w) => cellAt(label.line, w) !== next);
+    }
+    const rightCells = byCell(label.line, right);
+    if (rightCells.length > 0 && put(label.field, parse(kind, rightCells[0], monthFirst, past), label.line, 1)) {
+      continueName(label.field, kind, label.line);
+      continue;
+    }
+    if (rightCells.length > 1 && put(label.field, parse(kind, right, monthFirst, past), label.line, 0.9)) continue;
     const prevOnLine = labels.filter((o) => o.line === label.line && o.from < label.from).sort((a, b) => b.from - a.from)[0];
     const x0 = prevOnLine ? (prevOnLine.box[2] + label.box[0]) / 2 : label.box[0] - 0.12;
     const x1 = sameLine ? sameLine.box[0] - 0.01 : 1;
-    // Below: the words under the label (by their centres), down to the next label in the column.
+    // Below: the words under the label (by their centres), down to the next label in the column; the cell that starts
+    // nearest the label's left edge first.
     const mid = (label.box[1] + label.box[3]) / 2;
     const h = label.box[3] - label.box[1];
     for (const below of lines.filter((l) => l !== label.line && l.page === label.line.page && (l.bbox[1] + l.bbox[3]) / 2 > mid + h * 0.4 && l.bbox[1] < label.box[3] + 0.09).slice(0, 2)) {
       const col = inColumn(below, x0, x1).filter((w) => (w.bbox[1] + w.bbox[3]) / 2 > mid + h * 0.5);
       if (col.some((w) => labelWords.has(w))) break;
-      if (put(label.field, parse(kind, col, monthFirst), below, 0.95)) break;
+      const cells = byCell(below, col).sort((a, b) => Math.abs(a[0].bbox[0] - label.box[0]) - Math.abs(b[0].bbox[0] - label.box[0]));
+      if (cells.some((c) => put(label.field, parse(kind, c, monthFirst, past), below, 0.95))) {
+        continueName(label.field, kind, below);
+        break;
+      }
     }
   }
 
