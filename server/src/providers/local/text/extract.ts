@@ -104,8 +104,12 @@ const L = {
     'termin platnosci', 'datum splatnosti',
   ],
   invoice_number: [
-    '[il1]nvoice ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
-    'rechnungsnummer', 'rechnungsnr\\.?', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
+    // OCR reads `INVOICE NO` as `INV0ICE N0`, `1NVOICE NO`.
+    '[il1]nv[o0][il1]ce ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
+    'rechnungsnummer', 'rechnungs-? ?(nr\\.?|nummer)', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
+    're\\.? ?-? ?nr\\.?', 'rg\\.? ?-? ?nr\\.?', 'beleg ?-? ?(nr\\.?|nummer)', 'factura (numero|nro\\.?|num\\.?)',
+    'n[°o.]{0,3} ?(da|de) fatura', 'nota fiscal( (eletronica|de servicos?))?( n[°o.]{0,3})?', 'nf-?e( n[°o.]{0,3})?', 'nfs-?e( n[°o.]{0,3})?',
+    'folio( fiscal)?', 'doc\\.? ?(no\\.?|n[°o]|nr\\.?|#)',
     'credit note( no\\.?)?', 'numero de (la )?facture', 'n[°o] de facture',
     'facture n[°o]?', 'numero de factura', 'n[°o.]? ?(de )?factura', 'factura n[°o.]?', 'num\\.? factura', 'fattura n[°o.]?',
     'numero (della )?fattura', 'fatura n[°o.]?', 'numero da fatura', 'bill no\\.?', 'bill number', 'receipt (no\\.?|number)',
@@ -404,6 +408,7 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     // A number may end a sentence (`Invoice no. 12345.`): the full stop is not part of it.
     const mm =
       /^([A-Z]{1,4} (?:[A-Z]{1,3}\/)?\d[A-Za-z0-9_.\-]*\/[A-Za-z0-9_.\-/]*[A-Za-z0-9])(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length)) ??
+      /^([A-Z]{1,4} [A-Z0-9]{1,10}\/\d[A-Za-z0-9_.\-]*)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length)) ??
       /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length));
     if (!mm || !/\d/.test(mm[1]) || isLabel(mm[1])) return null;
     const s = from + pre.length;
