@@ -141,3 +141,41 @@ describe('seller tax ids by national format', () => {
     expect(findTaxIds('MWST-Nr. CHE-116.281.710 MWST').map((m) => [m.kind, m.value])).toEqual([['ch_uid', 'CHE116281710']]);
   });
 });
+
+describe('reference numbers of generated invoices, in their languages', () => {
+  const cases: Array<[string, string]> = [
+    ['Reference Number: #1721', '#1721'],
+    ['Referencia: #1721', '#1721'],
+    ['Référence : #1721', '#1721'],
+    ['Referenz: #1721', '#1721'],
+    ['Riferimento: #1721', '#1721'],
+    ['Referência: #1721', '#1721'],
+    ['Numéro de référence: #1721', '#1721'],
+    ['参考编号: #1721', '#1721'],
+  ];
+  for (const [text, want] of cases) {
+    it(`reads ${JSON.stringify(text)}`, () => {
+      const lines = page([[[0.7, 'INVOICE']], [[0.7, text]], [[0.7, 'Date: 25/12/2023']], [[0.05, 'Acme Ltd']], [[0.6, 'Total £774.70']]]);
+      expect(value(lines, 'invoice_number')).toBe(want);
+    });
+  }
+  it('reads a number printed right-to-left beside an Arabic label (`1721#` for #1721)', () => {
+    const lines = page([[[0.7, 'فاتورة']], [[0.7, '1721#مصدر: رقم']], [[0.05, 'Acme Ltd 25/12/2023تاريخ:']], [[0.6, 'Total £724.70']]]);
+    expect(value(lines, 'invoice_number')).toBe('#1721');
+  });
+  it('reads a Chinese VAT invoice: number, date, total and the seller credit code', () => {
+    const lines = page([
+      [[0.3, '增值税普通发票']],
+      [[0.6, '发票号码: 07007198']],
+      [[0.6, '开票日期: 2018年03月23日']],
+      [[0.05, '价税合计(大写) 贰佰玖拾肆圆捌角贰分'], [0.6, '(小写) ¥294.82']],
+      [[0.05, '销售方 名称: 某某有限公司']],
+      [[0.05, '纳税人识别号: 91420000753416406R']],
+    ]);
+    const f = extractFields(invoice, lines, []);
+    expect(f.invoice_number?.value).toBe('07007198');
+    expect(f.issue_date?.value).toBe('2018-03-23');
+    expect(f.total_amount?.value).toBe(294.82);
+    expect(f.issuer_tax_id?.value).toBe('91420000753416406R');
+  });
+});
