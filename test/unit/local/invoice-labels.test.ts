@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { classifyText } from '../../../server/src/providers/local/text/classify.ts';
 import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
 import { findTaxIds } from '../../../server/src/providers/local/text/ids.ts';
 import { documentDayFirst, findDates, foldKeep, prepareLines } from '../../../server/src/providers/local/text/normalize.ts';
@@ -127,6 +128,13 @@ describe('receipt totals with compound labels OCR wrote without spaces', () => {
     expect(total(['Total 6% supplies (Inc.GST): -18.80', 'Total0%supplies: 39.01', 'TotalPayable: 20.21', 'Thank you'])).toBe(20.21);
     expect(total(['001697 5.00 1.00 5.00SR', '766271 1.00 22.00 22.00SR', 'TotalAmtIncl.GST@6%: 2700', 'RoundingAdjusment: 0.00', 'TotalAmtPayable: 27.00', 'TotalQtyTender 6'])).toBe(27);
   });
+  it('reads glued cash and change lines as the proof of a misread total (CASHTENDERED, CHANGEDUE)', () => {
+    expect(total(['ITEM A 1 12.50', 'ITEM B 1 7.50', 'T0TAL 2O.OO', 'CASHTENDERED 50.00', 'CHANGEDUE 30.00'])).toBe(20);
+  });
+  it('reads ROUNDEDTOTAL and TOTALRM as totals, a rounded total over the unrounded one', () => {
+    expect(total(['ITEM A 1 12.52', 'ITEM B 1 7.50', 'TOTAL INCL GST 20.02', 'ROUNDING ADJ -0.02', 'ROUNDEDTOTAL 20.00', 'Thank you'])).toBe(20);
+    expect(total(['ITEM A 1 12.50', 'ITEM B 1 7.50', 'TOTALRM 20.00', 'Thank you'])).toBe(20);
+  });
   it('does not take the tax a total "includes" for the total (fullwidth brackets read as ASCII)', () => {
     expect(total(['Total （incl GST) 70.30', 'Cash Tendered 70.30', 'Change 0.00', 'TOTAL INCLUDES 6% GST 3.98'])).toBe(70.3);
   });
@@ -172,6 +180,7 @@ describe('reference numbers of generated invoices, in their languages', () => {
       [[0.05, '销售方 名称: 某某有限公司']],
       [[0.05, '纳税人识别号: 91420000753416406R']],
     ]);
+    expect(classifyText(lines).candidates[0].type).toBe('invoice');
     const f = extractFields(invoice, lines, []);
     expect(f.invoice_number?.value).toBe('07007198');
     expect(f.issue_date?.value).toBe('2018-03-23');
