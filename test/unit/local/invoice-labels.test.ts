@@ -188,3 +188,23 @@ describe('reference numbers of generated invoices, in their languages', () => {
     expect(f.issuer_tax_id?.value).toBe('91420000753416406R');
   });
 });
+
+describe('issue dates by label', () => {
+  const cases: Array<[string, string]> = [
+    ['Date de facturation : 20/03/2024', '2024-03-20'],
+    ['Data di emissione: 02/03/2024', '2024-03-02'],
+    ['Issued: 2 March 2024', '2024-03-02'],
+    ['Fecha de emisión: 02/03/2024', '2024-03-02'],
+    ['Data de emissão: 02/03/2024', '2024-03-02'],
+  ];
+  for (const [text, want] of cases) {
+    it(`reads ${JSON.stringify(text)} before a due date printed above it`, () => {
+      expect(value(left(['Acme SARL', 'Due date: 01/04/2024', text, 'Invoice No: 12', 'Total 10,00']), 'issue_date')).toBe(want);
+    });
+  }
+  it('reads day first in an English receipt that prints GST, VAT, SGD, rupees or an ABN', () => {
+    for (const cue of ['GST 6%', 'VAT 20%', 'SGD 10.00', 'ABN 12 345 678 901']) {
+      expect(documentDayFirst(prepareLines(left(['SHOP', cue, 'Date 03/04/2024', 'Total 10.00', 'Thank you for your visit and the receipt'])), 'en', null), cue).toBe(true);
+    }
+  });
+});

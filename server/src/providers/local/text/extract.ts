@@ -94,6 +94,7 @@ const L = {
     'data (della )?fattura', 'data de emissao', 'data da fatura', 'data emissao', 'issue date', 'date of issue', 'date issued',
     'issued on', 'billing date', 'invoice dt', 'beleg-?datum', 'data wystawienia', 'data faktury', 'datum vystaveni', 'data do documento',
     'data documento', 'fecha de factura', 'fecha expedicion', 'ausstellungsdatum', 'datum der rechnung', 'issuing date', 'date of invoice', '开票日期', '发票日期',
+    'date de facturation', 'data (di )?emissione', 'rechnungs-datum', 'issued',
   ],
   issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated', '日期'],
   date_exclude:

@@ -434,9 +434,10 @@ export function documentDayFirst(lines: readonly Line[], language: string | null
   if (dayFirst !== monthFirst) return dayFirst > monthFirst;
   if (language === 'en' || language === null) {
     if (country !== null) return country !== 'USA' && country !== 'PHL';
-    // No country: English writes month first in the US only; ringgit, pounds, euros or GST say day first.
+    // No country: English writes month first in the US only; ringgit, Singapore dollars, rupees, pounds, euros, GST,
+    // VAT or an ABN (Malaysia, Singapore, India, the UK and Ireland, Australia) say day first.
     const text = lines.map((l) => l.fold).join('\n');
-    if (/(\brm\s?\d|\bmyr\b|\bsdn\.?\s*bhd\b|\bgst\b|£|€)/.test(text)) return true;
+    if (/(\brm\s?\d|\bmyr\b|\bsdn\.?\s*bhd\b|\bgst\b|\bsgd\b|\bpte\.?\s*ltd\b|₹|\binr\b|\bvat\b|\babn\b|£|€)/.test(text)) return true;
     return language === null;
   }
   return true;
