@@ -171,10 +171,12 @@ describe('reference numbers of generated invoices, in their languages', () => {
     const lines = page([[[0.7, 'فاتورة']], [[0.7, '1721#مصدر: رقم']], [[0.05, 'Acme Ltd 25/12/2023تاريخ:']], [[0.6, 'Total £724.70']]]);
     expect(value(lines, 'invoice_number')).toBe('#1721');
   });
-  it('reads a Chinese VAT invoice: number, date, total and the seller credit code', () => {
+  it("reads a Chinese VAT invoice: number (fullwidth colon), date, total, and the seller's credit code below the buyer's", () => {
     const lines = page([
       [[0.3, '增值税普通发票']],
-      [[0.6, '发票号码: 07007198']],
+      [[0.6, '发票号码：07007198']],
+      [[0.05, '购'], [0.1, '名 称：武汉市车城物流有限公司']],
+      [[0.05, '买'], [0.1, '纳税人识别号：914201007483062457']],
       [[0.6, '开票日期: 2018年03月23日']],
       [[0.05, '价税合计(大写) 贰佰玖拾肆圆捌角贰分'], [0.6, '(小写) ¥294.82']],
       [[0.05, '销售方 名称: 某某有限公司']],

@@ -754,7 +754,8 @@ function receiptDate(ctx: Ctx): Candidate | null {
   return found.find((c) => c.label) ?? found.find((c) => c.time) ?? found[0] ?? null;
 }
 
-const CUSTOMER_RE = labelRe([...L.customer, 'your vat', 'uw btw', 'votre (n[°o] de )?tva', 'ihre ust', 'su nif', 'vat no\\.? of customer']);
+// `购`/`买` alone: a Chinese VAT invoice prints its buyer heading 购买方 one character a line, down the block's edge.
+const CUSTOMER_RE = labelRe([...L.customer, 'your vat', 'uw btw', 'votre (n[°o] de )?tva', 'ihre ust', 'su nif', 'vat no\\.? of customer', '购', '买']);
 
 /** Headings of a party's block (a cell made only of one of them, `:` allowed): whose column the lines below are. */
 const CUSTOMER_HEADING = new RegExp(

@@ -81,7 +81,9 @@ export function prepareLines(lines: readonly TextLine[]): Line[] {
     for (const w of src) {
       // pdf.js gives U+0000 for a glyph its font does not map: between two letters or digits it stands for a
       // hyphen in the generators seen (`2E9958F3-0010`), elsewhere for nothing that reads.
-      const wt = w.text.includes('\u0000') ? w.text.replace(/(?<=[\p{L}\p{N}])\u0000(?=[\p{L}\p{N}])/gu, '-').replace(/\u0000/g, ' ') : w.text;
+      const raw = w.text.includes('\u0000') ? w.text.replace(/(?<=[\p{L}\p{N}])\u0000(?=[\p{L}\p{N}])/gu, '-').replace(/\u0000/g, ' ') : w.text;
+      // Fullwidth ASCII (`发票号码：07007198`, `（incl GST)`) is ASCII: values and separators read alike.
+      const wt = raw.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
       for (const part of wt.trim().split(/\s+/)) {
         if (!part) continue;
         if (text) text += ' ';
