@@ -113,6 +113,12 @@ describe('dates as receipts and invoices print them', () => {
     const lines = prepareLines(left(['S=6. 35.32 2.12', 'Total RM 37.45', '06:34PM 562004 07-02-17']));
     expect(documentDayFirst(lines, 'en', null)).toBe(true);
   });
+  it("repairs letters OCR read for digits inside a receipt's date, with less confidence", () => {
+    const lines = left(['SHOP SDN BHD', 'Date: 29/12/2O17 10:30', 'ITEM 1 9.00', 'TOTAL RM 27.00', 'CASH RM 50.00', 'CHANGE RM 23.00', 'Thank you']);
+    const f = field(lines, 'issue_date', receipt);
+    expect(f?.value).toBe('2017-12-29');
+    expect(f!.confidence).toBeLessThan(0.7);
+  });
   it("reads a receipt's date glued to its time", () => {
     const lines = left(['SHOP SDN BHD', 'Date:11/5/201813:14:32', 'ITEM 1 9.00', 'TOTAL RM 27.00', 'CASH RM 50.00', 'CHANGE RM 23.00', 'Thank you']);
     expect(value(lines, 'issue_date', receipt)).toBe('2018-05-11');

@@ -706,6 +706,16 @@ function invoiceDate(ctx: Ctx): Candidate | null {
   return null;
 }
 
+/**
+ * `o`/`q` read for `0` and `l`/`i`/`|` for `1` where they stand among the digits and separators of a numeric date
+ * (folded text, same length): `29/12/2o17` -> `29/12/2017`. Letters of words are left alone.
+ */
+function digitLetters(fold: string): string {
+  return fold.replace(/(?<![\p{L}])[\doqil|]{1,2}[/.-][\doqil|]{1,2}[/.-][\doqil|]{2,4}(?![\p{L}\d])/gu, (m) =>
+    /\d.*\d.*\d/.test(m) ? m.replace(/[oq]/g, '0').replace(/[il|]/g, '1') : m,
+  );
+}
+
 /** What a receipt's date is not: a due, expiry, birth or warranty date. */
 const RECEIPT_DATE_EXCLUDE = /(due|expir|exp\.?\s*date|valid|birth|warrant|best before|mhd|check.?in|check.?out)/;
 
@@ -737,6 +747,15 @@ function receiptDate(ctx: Ctx): Candidate | null {
     if (RECEIPT_DATE_EXCLUDE.test(line.fold)) continue;
     let d = ctx.dates[line.index].find(plausible);
     let repaired = false;
+    if (!d) {
+      // Letters OCR reads for digits inside a numeric date (`29/12/2O17`, `l5/03/2018`): the date they spell.
+      const cleaned = digitLetters(line.fold);
+      const c = cleaned !== line.fold ? findDates(cleaned, ctx.dayFirst).find(plausible) : undefined;
+      if (c) {
+        d = c;
+        repaired = true;
+      }
+    }
     if (!d) {
       // A year out of range whose one misread digit (`2078`, `2718` for 2018) gives the only plausible year.
       const m = /(?<![\d.,])(\d{1,2}\s?[-/.]\s?\d{1,2}\s?[-/.]\s?)(\d{4})(?!\d)/.exec(line.fold);
