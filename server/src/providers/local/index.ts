@@ -193,6 +193,16 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     const engine = ocrEngineFor(opts.ocrEngine ?? 'auto', input.mime, image);
     const lines = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine }));
     used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
+    // A landscape photo tesseract read into nothing sure (a landscape invoice, a Chinese VAT invoice: tesseract has
+    // no Chinese) is read again by PP-OCR, whose reading is kept only when it says receipt or invoice (so the
+    // ID-card path, where tesseract's spaces matter, keeps tesseract's).
+    if (lines && engine === 'tesseract' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf' && !saysSomething(m, lines)) {
+      const again = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine: 'paddle' }));
+      if (again && saysReceiptOrInvoice(m, again)) {
+        used.set('ocr', R.ocrPaddle);
+        return again;
+      }
+    }
     return lines;
   };
 
@@ -247,6 +257,12 @@ export function ocrEngineFor(setting: OcrEngineSetting, mime: string, page: { wi
 
 /** Height over width from which a page is a till receipt's shape: read first, zones searched only if not one. */
 const TALL_PAGE = 1.8;
+
+/** The page's text classifies as some type with confidence (0.5 or more). */
+function saysSomething(m: Modules, lines: TextLine[]): boolean {
+  const top = lines.length > 0 ? m.classifyText(lines).candidates[0] : undefined;
+  return top !== undefined && top.confidence >= 0.5;
+}
 
 /** The page's text classifies as a receipt or an invoice (a finance type, sure). */
 function saysReceiptOrInvoice(m: Modules, lines: TextLine[]): boolean {
