@@ -119,6 +119,11 @@ describe('dates as receipts and invoices print them', () => {
     expect(f?.value).toBe('2017-12-29');
     expect(f!.confidence).toBeLessThan(0.7);
   });
+  it('reads a dotted date whose point OCR read as a comma (04.12,2014)', () => {
+    const lines = left(['REWE Markt', 'SUPPENGRUEN 0,99 B', 'SUMME EUR 0,99', 'Geg. BAR EUR 2,00', 'Ruckgeld BAR EUR 1,01', '04.12,2014 11:26 Bon-Nr.:1433', 'Kasse:3']);
+    expect(value(lines, 'issue_date', receipt)).toBe('2014-12-04');
+    expect(value(lines, 'total_amount', receipt) ?? value(lines, 'amount', receipt)).toBe(0.99);
+  });
   it("reads a receipt's date glued to its time", () => {
     const lines = left(['SHOP SDN BHD', 'Date:11/5/201813:14:32', 'ITEM 1 9.00', 'TOTAL RM 27.00', 'CASH RM 50.00', 'CHANGE RM 23.00', 'Thank you']);
     expect(value(lines, 'issue_date', receipt)).toBe('2018-05-11');

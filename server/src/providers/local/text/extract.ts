@@ -708,12 +708,16 @@ function invoiceDate(ctx: Ctx): Candidate | null {
 
 /**
  * `o`/`q` read for `0` and `l`/`i`/`|` for `1` where they stand among the digits and separators of a numeric date
- * (folded text, same length): `29/12/2o17` -> `29/12/2017`. Letters of words are left alone.
+ * (folded text, same length): `29/12/2o17` -> `29/12/2017`; a comma for one point of a dotted date
+ * (`04.12,2014`). Letters of words are left alone.
  */
 function digitLetters(fold: string): string {
-  return fold.replace(/(?<![\p{L}])[\doqil|]{1,2}[/.-][\doqil|]{1,2}[/.-][\doqil|]{2,4}(?![\p{L}\d])/gu, (m) =>
-    /\d.*\d.*\d/.test(m) ? m.replace(/[oq]/g, '0').replace(/[il|]/g, '1') : m,
-  );
+  return fold
+    .replace(/(?<![\p{L}])[\doqil|]{1,2}[/.-][\doqil|]{1,2}[/.-][\doqil|]{2,4}(?![\p{L}\d])/gu, (m) =>
+      /\d.*\d.*\d/.test(m) ? m.replace(/[oq]/g, '0').replace(/[il|]/g, '1') : m,
+    )
+    // A point read as a comma in a dotted date (`04.12,2014`).
+    .replace(/(?<![\d.,])\d{1,2}[.,]\d{1,2}[.,](?:19|20)\d{2}(?![\d.,])/g, (m) => (m.includes('.') ? m.replace(/,/g, '.') : m));
 }
 
 /** What a receipt's date is not: a due, expiry, birth or warranty date. */
