@@ -21,6 +21,7 @@ import { t } from '../../domain/analysis/messages.ts';
 import type { Provider, ReadField, ReadInput, Reading, Warning } from '../types.ts';
 import { readingFromAamva, readingFromMrz, type Candidate, type IdEvidenceReading } from './id-documents.ts';
 import { Limiter } from './limiter.ts';
+import { rotatePage, unrotateBox } from './rotate.ts';
 import type { EmbeddedInvoice, IdFrontClassification, TextClassification } from './text/index.ts';
 import type { Box, MrzReading, PageImage, TextLine } from './types.ts';
 import { MAX_READ_SIDE } from './types.ts';
@@ -140,6 +141,8 @@ interface Evidence {
   pageCount: number;
   /** At least one reader looked at the content and answered (found something or nothing), rather than failing. */
   looked: boolean;
+  /** Pages read turned a quarter (true: clockwise): their text's boxes are on the turned page. */
+  rotated: Map<number, boolean>;
 }
 
 async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadInput, opts: LocalProviderOptions, used: Map<string, ProviderInfo>): Promise<Evidence> {
@@ -147,7 +150,7 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
   const on = (r: LocalReaderName) => opts.readers.has(r);
   const scale = opts.budgetScale ?? 1;
   const budget = Object.fromEntries(Object.entries(BUDGET_MS).map(([k, v]) => [k, v * scale])) as Record<keyof typeof BUDGET_MS, number>;
-  const ev: Evidence = { pages: [], lines: [], xml: null, pageCount: Math.max(1, input.pages), looked: false };
+  const ev: Evidence = { pages: [], lines: [], xml: null, pageCount: Math.max(1, input.pages), looked: false, rotated: new Map() };
   // The pages of one document queue together for the OCR workers, fairly among documents.
   const readingId = randomUUID();
   /** A reader under its budget; one that answered (found something or not) means the document was looked at. */
@@ -193,6 +196,29 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     const engine = ocrEngineFor(opts.ocrEngine ?? 'auto', input.mime, image);
     const lines = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine }));
     used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
+    // A landscape photo tesseract read into nothing sure (a landscape invoice, a Chinese VAT invoice: tesseract has
+    // no Chinese) is read again by PP-OCR, whose reading is kept only when it says receipt or invoice (so the
+    // ID-card path, where tesseract's spaces matter, keeps tesseract's).
+    // (Also when tesseract ran past its budget on such a photo: its text is not worth waiting for twice.)
+    if (engine === 'tesseract' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf' && (!lines || !saysSomething(m, lines))) {
+      const again = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine: 'paddle' }));
+      if (again && saysReceiptOrInvoice(m, again)) {
+        used.set('ocr', R.ocrPaddle);
+        return again;
+      }
+      // Still nothing: a till receipt photographed sideways (its lines run down the photo) is read turned upright,
+      // a quarter turn each way; the boxes of the fields read from it are turned back (ev.rotated).
+      if (!again || !saysSomething(m, again)) {
+        for (const cw of [true, false]) {
+          const turned = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(rotatePage(image, cw), OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine: 'paddle' }));
+          if (turned && saysReceiptOrInvoice(m, turned)) {
+            used.set('ocr', R.ocrPaddle);
+            ev.rotated.set(image.page, cw);
+            return turned;
+          }
+        }
+      }
+    }
     return lines;
   };
 
@@ -247,6 +273,13 @@ export function ocrEngineFor(setting: OcrEngineSetting, mime: string, page: { wi
 
 /** Height over width from which a page is a till receipt's shape: read first, zones searched only if not one. */
 const TALL_PAGE = 1.8;
+
+/** The page's text classifies as some type with confidence (0.5 or more), or as the printed face of an ID card. */
+function saysSomething(m: Modules, lines: TextLine[]): boolean {
+  if (lines.length === 0) return false;
+  const top = m.classifyText(lines).candidates[0];
+  return (top !== undefined && top.confidence >= 0.5) || m.classifyIdFront(lines) !== null;
+}
 
 /** The page's text classifies as a receipt or an invoice (a finance type, sure). */
 function saysReceiptOrInvoice(m: Modules, lines: TextLine[]): boolean {
@@ -422,6 +455,11 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promis
       used.set('rules', R.rules);
     }
     for (const name of wanted) fields[name] = found[name] ?? { value: null, confidence: 0, source: null };
+    // Fields read from a page turned upright: their boxes back on the page as it was sent.
+    for (const [name, f] of Object.entries(fields)) {
+      const cw = f.source?.bbox && f.origin !== 'mrz' && f.origin !== 'barcode' ? ev.rotated.get(f.source.page) : undefined;
+      if (cw !== undefined) fields[name] = { ...f, source: { ...f.source!, bbox: unrotateBox(f.source!.bbox!, cw) } };
+    }
   } else if (input.kind === 'analysis' && input.extract !== false && typeof input.extract === 'object') {
     for (const name of wantedFields(undefined, input.extract)) fields[name] = { value: null, confidence: 0, source: null };
   }

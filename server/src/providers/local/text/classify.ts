@@ -56,6 +56,8 @@ const EXTRA_INVOICE_PHRASES = [
   'faktura', 'faktura vat', 'numer faktury', 'nr faktury', 'data wystawienia', 'sprzedawca', 'nabywca', 'do zaplaty', 'razem do zaplaty',
   'kwota naleznosci', 'faktura cislo', 'danovy doklad', 'fattura n', 'numero documento', 'fatura n', 'data de vencimento',
   'rechnung nr', 'leistungsdatum', 'invoice no', 'invoice id',
+  // Chinese VAT invoices (fapiao): invoice, invoice number, date of issue, total with tax, seller, buyer.
+  '发票', '增值税', '发票号码', '开票日期', '价税合计', '销售方', '购买方',
 ];
 
 /**
@@ -73,7 +75,10 @@ function phraseOf(raw: string, weightScale: number): Phrase | null {
   if (!text || /^\d+$/.test(text.replace(/\s/g, ''))) return null; // bare numbers say nothing
   const words = text.split(' ').length;
   const upper = words === 1 && text.length <= 3;
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])${escape(text).replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, upper ? 'gu' : 'giu');
+  // Han script writes no spaces between words: a Han phrase is not bounded by non-letters.
+  const han = /\p{Script=Han}/u.test(text);
+  const body = escape(text).replace(/ /g, '\\s+');
+  const re = new RegExp(han ? body : `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, upper ? 'gu' : 'giu');
   return { text, re, weight: weightScale * (1 + 0.6 * (words - 1)) * (text.length <= 4 ? 0.6 : 1), upper, first: text.split(' ')[0] };
 }
 

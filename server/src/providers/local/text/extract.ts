@@ -72,6 +72,7 @@ const L = {
     'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
     'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
     'rechnungssumme', 'bruttosumme', 'total general', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
+    '价税合计', '合计金额', '应付金额', '总计',
   ],
   total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem'],
   total_exclude:
@@ -84,7 +85,7 @@ const L = {
   base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total', 'total parcial'],
   tax: [
     'total tax', 'total vat', 'total tva', 'montant( eur)? tva', '(ust|mwst)\\.? gesamt', 'gesamt (ust|mwst)', 'steuerbetrag', 'tva', 'vat', 'iva', 'cuota iva', 'btw bedrag', 'btw', 'mwst', 'ust',
-    'kwota podatku', 'kwota vat', 'podatek vat', 'razem vat', 'taxe sur la valeur ajoutee', 'value added tax', 'impuesto sobre el valor anadido', 'taxe', 'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto',
+    'kwota podatku', 'kwota vat', 'podatek vat', 'razem vat', 'taxe sur la valeur ajoutee', 'value added tax', 'impuesto sobre el valor anadido', 'taxe', 'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto', '税额',
   ],
   tax_exclude: /(excl|exclusief|inclus|incl\.|\bht\b|hors|base|grondslag|nummer|number|\bn[°o]\b|\bid\b|reg|intracom|no\.|tin|pan)/,
   issue_date_strong: [
@@ -92,9 +93,10 @@ const L = {
     'rechnungsdatum', 'belegdatum', 'fecha de (la )?factura', 'fecha factura', 'fecha de emision', 'fecha de expedicion',
     'data (della )?fattura', 'data de emissao', 'data da fatura', 'data emissao', 'issue date', 'date of issue', 'date issued',
     'issued on', 'billing date', 'invoice dt', 'beleg-?datum', 'data wystawienia', 'data faktury', 'datum vystaveni', 'data do documento',
-    'data documento', 'fecha de factura', 'fecha expedicion', 'ausstellungsdatum', 'datum der rechnung', 'issuing date', 'date of invoice',
+    'data documento', 'fecha de factura', 'fecha expedicion', 'ausstellungsdatum', 'datum der rechnung', 'issuing date', 'date of invoice', '开票日期', '发票日期',
+    'date de facturation', 'data (di )?emissione', 'rechnungs-datum', 'issued',
   ],
-  issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated'],
+  issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated', '日期'],
   date_exclude:
     /(due|echeance|vervaldatum|vencimiento|scadenza|vencimento|fallig|order|bestel|commande|pedido|limite|check.?in|check.?out|naissance|birth|nacimiento|geboorte|geburt|livraison|delivery|lieferung|leverdatum|entrega|periode|period|start|end|from|until|valid|prelevement|expir)/,
   due_date: [
@@ -104,8 +106,12 @@ const L = {
     'termin platnosci', 'datum splatnosti',
   ],
   invoice_number: [
-    '[il1]nvoice ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
-    'rechnungsnummer', 'rechnungsnr\\.?', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
+    // OCR reads `INVOICE NO` as `INV0ICE N0`, `1NVOICE NO`.
+    '[il1]nv[o0][il1]ce ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
+    'rechnungsnummer', 'rechnungs-? ?(nr\\.?|nummer)', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
+    're\\.? ?-? ?nr\\.?', 'rg\\.? ?-? ?nr\\.?', 'beleg ?-? ?(nr\\.?|nummer)', 'factura (numero|nro\\.?|num\\.?)',
+    'n[°o.]{0,3} ?(da|de) fatura', 'nota fiscal( (eletronica|de servicos?))?( n[°o.]{0,3})?', 'nf-?e( n[°o.]{0,3})?', 'nfs-?e( n[°o.]{0,3})?',
+    'folio( fiscal)?', 'doc\\.? ?(no\\.?|n[°o]|nr\\.?|#)', '发票号码', '发票号', '票据号码',
     'credit note( no\\.?)?', 'numero de (la )?facture', 'n[°o] de facture',
     'facture n[°o]?', 'numero de factura', 'n[°o.]? ?(de )?factura', 'factura n[°o.]?', 'num\\.? factura', 'fattura n[°o.]?',
     'numero (della )?fattura', 'fatura n[°o.]?', 'numero da fatura', 'bill no\\.?', 'bill number', 'receipt (no\\.?|number)',
@@ -114,18 +120,22 @@ const L = {
     'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)',
   ],
   /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
-  number_weak: ['numero', 'number', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
+  number_weak: [
+    // Compound forms first (the regex tries its alternatives in order): `Numéro de référence`, `Reference Number`.
+    'numero d[ei] ri?ferimento', 'numero de refer[e]ncia', 'numero de reference', 'reference (number|no\\.?)', 'referenznummer', 'ref\\.? no\\.?',
+    '参考编号', '编号', '单号',
+    'numero', 'number', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
   number_weak_exclude:
     /(tel|phone|fax|mobile|account|acct|konto|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
   invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'tax invoice', 'credit note', 'vendor bill', 'bill'],
   customer: [
     'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
     'destinatario', 'buyer', 'acheteur', 'guest name', 'nom de l.?abonne', 'factuuradres', 'rechnungsempfanger',
-    'billing address', 'facturar a', 'adquirente',
+    'billing address', 'facturar a', 'adquirente', '购买方', '购方', '买方',
   ],
   issuer: [
     'sold by', 'seller', 'vendor', 'supplier', 'service provider', 'verkoper', 'leverancier', 'fournisseur', 'vendeur',
-    'emisor', 'proveedor', 'lieferant', 'verkaufer', 'fornitore', 'emitente', 'prestataire',
+    'emisor', 'proveedor', 'lieferant', 'verkaufer', 'fornitore', 'emitente', 'prestataire', '销售方', '销方', '卖方',
   ],
   iban: ['iban'],
   payment_method: [
@@ -317,8 +327,13 @@ function buildCtx(lines: Line[], language: string | null, country: string | null
   return { lines, language, country, dayFirst, commaDecimal, dates, amounts, ids, ibans };
 }
 
+/** Chinese and Japanese labels: their script writes no spaces, so they are not bounded by non-letters. */
+const HAN = /\p{Script=Han}/u;
 function labelRe(labels: readonly string[]): RegExp {
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${labels.join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  const han = labels.filter((l) => HAN.test(l));
+  const other = labels.filter((l) => !HAN.test(l));
+  const bounded = `(?<![\\p{L}\\p{N}])(?:${other.join('|')})(?![\\p{L}\\p{N}])`;
+  return new RegExp(han.length > 0 ? `${bounded}|(?:${han.join('|')})` : bounded, 'gu');
 }
 
 interface LabelHit {
@@ -341,7 +356,8 @@ function findLabels(ctx: Ctx, labels: readonly string[]): LabelHit[] {
  * currency or a filler), so that `Exclusief BTW € 593,36 Subtotaal € 717,97` gives 593,36 for the first label.
  */
 function segmentEnd(line: Line, from: number, dateSpans: DateMatch[]): number {
-  const re = /\p{L}{4,}/gu;
+  // Words of a script written without spaces (Han) are no label words here: `价税合计(大写) 贰佰... (小写) ¥294.82`.
+  const re = /(?:(?!\p{Script=Han})\p{L}){4,}/gu;
   re.lastIndex = from;
   let m: RegExpExecArray | null;
   while ((m = re.exec(line.fold))) {
@@ -404,6 +420,7 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
     // A number may end a sentence (`Invoice no. 12345.`): the full stop is not part of it.
     const mm =
       /^([A-Z]{1,4} (?:[A-Z]{1,3}\/)?\d[A-Za-z0-9_.\-]*\/[A-Za-z0-9_.\-/]*[A-Za-z0-9])(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length)) ??
+      /^([A-Z]{1,4} [A-Z0-9]{1,10}\/\d[A-Za-z0-9_.\-]*)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length)) ??
       /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length));
     if (!mm || !/\d/.test(mm[1]) || isLabel(mm[1])) return null;
     const s = from + pre.length;
@@ -647,6 +664,13 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
     const w = below && span ? valueIn(ctx, 'id', below, span.start, span.end) : null;
     if (below && w) return { value: w.value, confidence: 0.5, line: below, box: spanBox(below, w.start, w.end), priority: 1 };
   }
+  // Right-to-left text (Arabic, Hebrew) comes out of a text layer in visual order: `1721#مصدر: رقم` prints `#1721`
+  // beside `رقم` (number). Unsure: the order of the characters is a guess.
+  for (const line of ctx.lines.slice(0, 20)) {
+    if (!/[\u0590-\u08ff]/.test(line.text) || !/رقم|فاتورة|מספר|חשבונית/.test(line.text)) continue;
+    const mm = /(?<![\p{L}\p{N}#])(\d[A-Za-z0-9/_\-]*)#(?=[\u0590-\u08ff\s:]|$)/u.exec(line.text) ?? /(?<![\p{L}\p{N}])#(\d[A-Za-z0-9/_\-]*)(?![\p{N}])/u.exec(line.text);
+    if (mm) return { value: `#${mm[1]}`, confidence: 0.5, line, box: spanBox(line, mm.index, mm.index + mm[0].length), priority: 1 };
+  }
   // `# 12345` alone near the top of the first page (below an INVOICE title).
   for (const line of ctx.lines.slice(0, 15)) {
     const mm = /^#\s?([A-Za-z0-9][A-Za-z0-9/_.\-]{2,38})$/.exec(line.text);
@@ -682,6 +706,20 @@ function invoiceDate(ctx: Ctx): Candidate | null {
   return null;
 }
 
+/**
+ * `o`/`q` read for `0` and `l`/`i`/`|` for `1` where they stand among the digits and separators of a numeric date
+ * (folded text, same length): `29/12/2o17` -> `29/12/2017`; a comma for one point of a dotted date
+ * (`04.12,2014`). Letters of words are left alone.
+ */
+function digitLetters(fold: string): string {
+  return fold
+    .replace(/(?<![\p{L}])[\doqil|]{1,2}[/.-][\doqil|]{1,2}[/.-][\doqil|]{2,4}(?![\p{L}\d])/gu, (m) =>
+      /\d.*\d.*\d/.test(m) ? m.replace(/[oq]/g, '0').replace(/[il|]/g, '1') : m,
+    )
+    // A point read as a comma in a dotted date (`04.12,2014`).
+    .replace(/(?<![\d.,])\d{1,2}[.,]\d{1,2}[.,](?:19|20)\d{2}(?![\d.,])/g, (m) => (m.includes('.') ? m.replace(/,/g, '.') : m));
+}
+
 /** What a receipt's date is not: a due, expiry, birth or warranty date. */
 const RECEIPT_DATE_EXCLUDE = /(due|expir|exp\.?\s*date|valid|birth|warrant|best before|mhd|check.?in|check.?out)/;
 
@@ -714,6 +752,15 @@ function receiptDate(ctx: Ctx): Candidate | null {
     let d = ctx.dates[line.index].find(plausible);
     let repaired = false;
     if (!d) {
+      // Letters OCR reads for digits inside a numeric date (`29/12/2O17`, `l5/03/2018`): the date they spell.
+      const cleaned = digitLetters(line.fold);
+      const c = cleaned !== line.fold ? findDates(cleaned, ctx.dayFirst).find(plausible) : undefined;
+      if (c) {
+        d = c;
+        repaired = true;
+      }
+    }
+    if (!d) {
       // A year out of range whose one misread digit (`2078`, `2718` for 2018) gives the only plausible year.
       const m = /(?<![\d.,])(\d{1,2}\s?[-/.]\s?\d{1,2}\s?[-/.]\s?)(\d{4})(?!\d)/.exec(line.fold);
       const year = m ? Number(m[2]) : null;
@@ -730,7 +777,8 @@ function receiptDate(ctx: Ctx): Candidate | null {
   return found.find((c) => c.label) ?? found.find((c) => c.time) ?? found[0] ?? null;
 }
 
-const CUSTOMER_RE = labelRe([...L.customer, 'your vat', 'uw btw', 'votre (n[°o] de )?tva', 'ihre ust', 'su nif', 'vat no\\.? of customer']);
+// `购`/`买` alone: a Chinese VAT invoice prints its buyer heading 购买方 one character a line, down the block's edge.
+const CUSTOMER_RE = labelRe([...L.customer, 'your vat', 'uw btw', 'votre (n[°o] de )?tva', 'ihre ust', 'su nif', 'vat no\\.? of customer', '购', '买']);
 
 /** Headings of a party's block (a cell made only of one of them, `:` allowed): whose column the lines below are. */
 const CUSTOMER_HEADING = new RegExp(

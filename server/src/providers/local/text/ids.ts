@@ -1,7 +1,8 @@
 /**
  * Identifiers found in text: IBANs (mod 97), EU VAT numbers (per-country format and check digits, the EU OSS
  * `EU` + 9 digits), Spanish NIF/NIE/CIF, Portuguese NIF, Polish NIP and Italian partita IVA written without their
- * prefix after their label, Indian GSTIN; and the country a text points to. Only checksum-valid (or, for schemes
+ * prefix after their label, Indian GSTIN, the Chinese unified social credit code and the Swiss UID (their check
+ * characters); and the country a text points to. Only checksum-valid (or, for schemes
  * without one, well-formed and labelled) identifiers are returned as checked, so a random number is not taken for
  * one. A VAT-shaped token right after a tax-id label (`UID: ATU00000000`, `VAT No GB123456789`) whose check digits
  * fail or cannot be computed is returned too, marked `checked: false`: it is what the document prints (a reader
@@ -15,7 +16,7 @@ import type { Line } from './normalize.ts';
 
 export interface IdMatch {
   value: string;
-  kind: 'iban' | 'eu_vat' | 'gb_vat' | 'es_nif' | 'pt_nif' | 'pl_nip' | 'it_piva' | 'in_gstin' | 'fr_siren' | 'fr_siret' | 'labelled';
+  kind: 'iban' | 'eu_vat' | 'gb_vat' | 'es_nif' | 'pt_nif' | 'pl_nip' | 'it_piva' | 'in_gstin' | 'cn_uscc' | 'ch_uid' | 'fr_siren' | 'fr_siret' | 'labelled';
   /** False for a labelled, VAT-shaped token whose check digits fail or cannot be computed (absent: checked). */
   checked?: boolean;
   /** ISO alpha-3 of the issuing country. */
@@ -29,7 +30,7 @@ export const ISO2_TO_3: Record<string, string> = {
   DE: 'DEU', GR: 'GRC', EL: 'GRC', HU: 'HUN', IE: 'IRL', IT: 'ITA', LV: 'LVA', LT: 'LTU', LU: 'LUX', MT: 'MLT',
   NL: 'NLD', PL: 'POL', PT: 'PRT', RO: 'ROU', SK: 'SVK', SI: 'SVN', ES: 'ESP', SE: 'SWE', GB: 'GBR', XI: 'GBR',
   CH: 'CHE', NO: 'NOR', IS: 'ISL', LI: 'LIE', MC: 'MCO', SM: 'SMR', US: 'USA', IN: 'IND', BR: 'BRA', HK: 'HKG',
-  AD: 'AND', GI: 'GIB', MX: 'MEX', CA: 'CAN', AU: 'AUS',
+  AD: 'AND', GI: 'GIB', MX: 'MEX', CA: 'CAN', AU: 'AUS', CN: 'CHN',
 };
 
 const IBAN_RE = /(?<![A-Z0-9])([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30})/g;
@@ -67,6 +68,26 @@ const LABELLED_DIGITS_RE =
   /(?<![\p{L}])(?:(?:VAT|TVA|IVA|BTW|GST|Tax|TAX)[-. ]?(?:Reg\w*\.?\s*)?(?:Id|ID|No|NO|Nr|NR|Number|number|n[°º]|Nº|#)|ABN|UID)\.?\s*[:#]?\s*(\d{2,4}(?:[ .]?\d{2,4}){2,4})(?![\d.,]|\s?%)/gu;
 const GSTIN_RE = /(?<![A-Z0-9])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z])(?![A-Z0-9])/g;
 const SIRET_RE = /(?:SIRET|SIREN|RCS)[^0-9]{0,25}(\d{3}\s?\d{3}\s?\d{3}(?:\s?\d{5})?)(?!\d)/gi;
+
+/** Chinese unified social credit code (GB 32100-2015): 18 characters of a 31-letter alphabet, the last a check. */
+const USCC_RE = /(?<![A-Za-z0-9])([0-9A-HJ-NPQRTUWXY]{2}\d{6}[0-9A-HJ-NPQRTUWXY]{10})(?![A-Za-z0-9])/g;
+const USCC_CHARS = '0123456789ABCDEFGHJKLMNPQRTUWXY';
+const USCC_WEIGHTS = [1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28];
+export function usccValid(v: string): boolean {
+  if (v.length !== 18) return false;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += USCC_CHARS.indexOf(v[i]) * USCC_WEIGHTS[i];
+  return USCC_CHARS[(31 - (sum % 31)) % 31] === v[17];
+}
+/** Swiss UID (`CHE-116.281.710`, with `MWST`/`TVA`/`IVA` when VAT-registered): 9 digits, the last a mod-11 check. */
+const CH_UID_RE = /(?<![A-Za-z0-9])CHE[- ]?(\d{3})[. ]?(\d{3})[. ]?(\d{3})(?!\d)/g;
+export function chUidValid(d: string): boolean {
+  const w = [5, 4, 3, 2, 7, 6, 5, 4];
+  let sum = 0;
+  for (let i = 0; i < 8; i++) sum += Number(d[i]) * w[i];
+  const check = (11 - (sum % 11)) % 11;
+  return check !== 10 && check === Number(d[8]);
+}
 
 function luhn(d: string): boolean {
   let sum = 0;
@@ -138,6 +159,18 @@ export function findTaxIds(text: string): IdMatch[] {
     const end = m.index! + m[0].length;
     if (taken(start, end) || !gbVatValid(digits)) continue;
     out.push({ value: `GB${digits}`, kind: 'gb_vat', country: 'GBR', start, end });
+  }
+  for (const m of text.matchAll(USCC_RE)) {
+    const s = m.index!;
+    // The registering authority (1-9, A, N, Y) and the kind of entity (1, 2, 3, 9) come first.
+    if (!taken(s, s + m[0].length) && /^[1-9ANY][1239]/.test(m[1]) && usccValid(m[1])) {
+      out.push({ value: m[1], kind: 'cn_uscc', country: 'CHN', start: s, end: s + m[0].length });
+    }
+  }
+  for (const m of text.matchAll(CH_UID_RE)) {
+    const digits = `${m[1]}${m[2]}${m[3]}`;
+    const s = m.index!;
+    if (!taken(s, s + m[0].length) && chUidValid(digits)) out.push({ value: `CHE${digits}`, kind: 'ch_uid', country: 'CHE', start: s, end: s + m[0].length });
   }
   for (const m of text.matchAll(LABELLED_DIGITS_RE)) {
     const s = m.index! + m[0].length - m[1].length;

@@ -16,6 +16,8 @@ function foldUnit(c: string): string {
     else if (/[\u2010-\u2015\u2212]/.test(c)) f = '-';
     else if (/[\u00a0\u2000-\u200a\u202f\u205f\u3000\t]/.test(c)) f = ' ';
     else if (c === '\u00ba') f = 'o';
+    // Fullwidth ASCII (`（incl GST)`, `：`, `＃`: CJK fonts on receipts and PP-OCR's Chinese recogniser) is ASCII.
+    else if (c >= '\uff01' && c <= '\uff5e') f = String.fromCharCode(c.charCodeAt(0) - 0xfee0).toLowerCase();
     else if (c === '\u0142' || c === '\u0141') f = 'l'; // ł: no decomposition
     else if (c === '\u00f8' || c === '\u00d8') f = 'o'; // ø
     else if (c === '\u0111' || c === '\u0110') f = 'd'; // đ
@@ -79,7 +81,9 @@ export function prepareLines(lines: readonly TextLine[]): Line[] {
     for (const w of src) {
       // pdf.js gives U+0000 for a glyph its font does not map: between two letters or digits it stands for a
       // hyphen in the generators seen (`2E9958F3-0010`), elsewhere for nothing that reads.
-      const wt = w.text.includes('\u0000') ? w.text.replace(/(?<=[\p{L}\p{N}])\u0000(?=[\p{L}\p{N}])/gu, '-').replace(/\u0000/g, ' ') : w.text;
+      const raw = w.text.includes('\u0000') ? w.text.replace(/(?<=[\p{L}\p{N}])\u0000(?=[\p{L}\p{N}])/gu, '-').replace(/\u0000/g, ' ') : w.text;
+      // Fullwidth ASCII (`发票号码：07007198`, `（incl GST)`) is ASCII: values and separators read alike.
+      const wt = raw.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
       for (const part of wt.trim().split(/\s+/)) {
         if (!part) continue;
         if (text) text += ' ';
@@ -331,15 +335,25 @@ export interface DateMatch {
 }
 
 const ISO_RE = /(?<![\p{N}])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\p{N}])/gu;
-const NUM_RE = /(?<![\p{N}.,/-])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\p{N}]|[.,]\d)/gu;
+const NUM_RE = /(?<![\p{N}.,/])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\p{N}]|[.,]\d)/gu;
+/**
+ * A numeric date glued to what follows it, as OCR of a till receipt often reads it (`11/03/201806:20PM`,
+ * `02/03/1805:16PM`, `17/01/201842153`): a time of day right after the year (a 4-digit year of 19xx/20xx first, else
+ * 2 digits), or any digits after a 4-digit year of 19xx/20xx written with `/` (no amount is written so).
+ */
+const NUM_GLUED_RE = /(?<![\p{N}.,/])(\d{1,2})([-/.])(\d{1,2})\2(?:((?:19|20)\d{2}|\d{2})(?=[0-2]?\d[:.][0-5]\d(?!\d))|((?:19|20)\d{2})(?=\d)(?<=\/\d*))/gu;
 const DMY_TEXT_RE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(\d{1,2})(?:er|st|nd|rd|th|o)?\.?(?:\s*(?:de|of)\s+|[\s./-]+)(${MONTH_ALT})\.?(?:\s*(?:de|del)\s+|[\s,./-]+)(\d{4}|'?\d{2})(?![\p{N}])`,
+  // Separators may be lost in OCR (`22Mar2018`), and a time glued to the year (`22Mar201818:24`) ends it too.
+  String.raw`(?<![\p{L}\p{N}])(\d{1,2})(?:er|st|nd|rd|th|o)?\.?(?:\s*(?:de|of)\s+|[\s./-]*)(${MONTH_ALT})\.?(?:\s*(?:de|del)\s+|[\s,./-]*)(\d{4}|'?\d{2})(?:(?![\p{N}])|(?<=\d{4})(?=[0-2]?\d[:.][0-5]\d(?!\d)))`,
   'gu',
 );
 const MDY_TEXT_RE = new RegExp(
-  String.raw`(?<![\p{L}])(${MONTH_ALT})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?![\p{N}])`,
+  String.raw`(?<![\p{L}])(${MONTH_ALT})\.?\s*(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?![\p{N}])`,
   'gu',
 );
+
+/** `2018年03月23日` (Chinese, Japanese): year, month, day. */
+const CJK_RE = /(?<![\p{N}])(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/gu;
 
 function isoOf(y: number, m: number, d: number): string | null {
   if (y < 1900 || y > 2100 || m < 1 || m > 12 || d < 1 || d > 31) return null;
@@ -375,10 +389,16 @@ export function findDates(fold: string, dayFirst: boolean): DateMatch[] {
   for (const m of fold.matchAll(MDY_TEXT_RE)) {
     add(isoOf(Number(m[3]), MONTHS[m[1]], Number(m[2])), m.index!, m.index! + m[0].length, false);
   }
+  for (const m of fold.matchAll(CJK_RE)) {
+    add(isoOf(Number(m[1]), Number(m[2]), Number(m[3])), m.index!, m.index! + m[0].length, false);
+  }
   for (const m of fold.matchAll(ISO_RE)) {
     add(isoOf(Number(m[1]), Number(m[2]), Number(m[3])), m.index!, m.index! + m[0].length, false);
   }
-  for (const m of fold.matchAll(NUM_RE)) {
+  const glued = [...fold.matchAll(NUM_GLUED_RE)].map((m) => Object.assign([m[0], m[1], m[2], m[3], m[4] ?? m[5]], { index: m.index! }));
+  for (const m of [...fold.matchAll(NUM_RE), ...glued]) {
+    // `19-21/05/2018` (a register number then the date): a dash before a date written with `/` does not join them.
+    if (m.index! > 0 && fold[m.index! - 1] === '-' && m[2] !== '/') continue;
     const a = Number(m[1]);
     const b = Number(m[3]);
     const y = fullYear(m[4]);
@@ -405,6 +425,8 @@ export function documentDayFirst(lines: readonly Line[], language: string | null
   let monthFirst = 0;
   for (const l of lines) {
     for (const m of l.fold.matchAll(NUM_RE)) {
+      // `S=6. 35.32`: amounts that only look like a date (dots and spaces) do not vote.
+      if (m[2] === '.' && /\s/.test(m[0])) continue;
       const a = Number(m[1]);
       const b = Number(m[3]);
       if (a > 12 && b <= 12) dayFirst++;
@@ -414,9 +436,10 @@ export function documentDayFirst(lines: readonly Line[], language: string | null
   if (dayFirst !== monthFirst) return dayFirst > monthFirst;
   if (language === 'en' || language === null) {
     if (country !== null) return country !== 'USA' && country !== 'PHL';
-    // No country: English writes month first in the US only; ringgit, pounds, euros or GST say day first.
+    // No country: English writes month first in the US only; ringgit, Singapore dollars, rupees, pounds, euros, GST,
+    // VAT or an ABN (Malaysia, Singapore, India, the UK and Ireland, Australia) say day first.
     const text = lines.map((l) => l.fold).join('\n');
-    if (/(\brm\s?\d|\bmyr\b|\bsdn\.?\s*bhd\b|\bgst\b|£|€)/.test(text)) return true;
+    if (/(\brm\s?\d|\bmyr\b|\bsdn\.?\s*bhd\b|\bgst\b|\bsgd\b|\bpte\.?\s*ltd\b|₹|\binr\b|\bvat\b|\babn\b|£|€)/.test(text)) return true;
     return language === null;
   }
   return true;

@@ -14,20 +14,25 @@
 import type { TextLine } from '../types.ts';
 import type { AmountMatch, Line } from './normalize.ts';
 
-/** A TOTAL-like label (folded text). OCR often reads `TOTAL` as `T0TAL`, `TOTAI`, `TOTA1`. */
+/**
+ * A TOTAL-like label (folded text). OCR often reads `TOTAL` as `T0TAL`, `TOTAI`, `TOTA1`, and drops the spaces of
+ * a compound label (`TotalPayable`, `TotalAmtIncl.GST`).
+ */
 const TOTAL_LABEL =
-  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
+  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|round(ed|ing)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*\(?(rm|myr|sgd|usd|eur|gbp)\)?|t[o0]ta[l1i]\s*(amt|amount)?\s*(payable|due|paid|incl\w*)|t[o0]ta[l1i]\s*(sales|amt|amount)|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
 /** Strong total labels: the amount to pay (after rounding, with tax, with tip). */
 const STRONG_TOTAL =
   /(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|final\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*((amt|amount)\s*)?(pay\w*|due|incl\w*|\(incl\w*|after|rounded|inclusive|rm|eur|usd)|t[o0]ta[l1i]\s*sales\s*\(?\s*incl\w*|amount\s*(due|payable|paid)|balance\s*due|zu\s*zahlen|gesamtbetrag|total\s*ttc|net\s*a\s*payer|a\s*pagar|after\s*round\w*|charged)/u;
+/** The total after rounding (`Rounded Total`, `Total after rounding`): what was paid when a till rounds to 5 cents. */
+const ROUNDED_TOTAL = /(round(ed)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*(after\s*round\w*|rounded)|after\s*round\w*)/u;
 /** Labels that look like totals but are not the amount paid. */
 const NOT_TOTAL =
-  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought))/u;
+  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought)|includ\w*\s*\d+(?:[.,]\d+)?\s*%\s*(gst|vat|tax|sst|iva|tva|mwst))/u;
 
 const TIP_LABEL = /(?<![\p{L}])(tip|tips|gratuity|propina|pourboire|trinkgeld|mancia|gorjeta|service\s*charge)(?![\p{L}])/u;
 const ROUNDING_LABEL = /(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung|arrondi|redondeo|arredondamento)/u;
-const CASH_LABEL = /(?<![\p{L}])(cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
-const CHANGE_LABEL = /(?<![\p{L}])(change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco)(?![\p{L}])/u;
+const CASH_LABEL = /(?<![\p{L}])(cash\s*(tendered|tender|received|paid)|cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
+const CHANGE_LABEL = /(?<![\p{L}])(change\s*(due|amt|amount|given)|change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco)(?![\p{L}])/u;
 
 /** Words only a till receipt prints (folded), with their weight. */
 const TILL_CUES: Array<[RegExp, number]> = [
@@ -149,7 +154,8 @@ function lineAmounts(amounts: AmountMatch[][], line: Line, decimalsOnly: boolean
 /** The amount right of the label on its line (the last one), else the first one on the line just below. */
 function valueOf(lines: readonly Line[], amounts: AmountMatch[][], line: Line, labelEnd: number, decimalsOnly: boolean): { line: Line; a: AmountMatch; below: boolean; repaired: boolean } | null {
   const own = lineAmounts(amounts, line, decimalsOnly, true);
-  const same = own.list.filter((a) => a.start >= labelEnd);
+  // A label that ends in the currency (`TOTAL RM`, `TOTALRM`) shares it with the amount (`RM 89.00`).
+  const same = own.list.filter((a) => a.start >= labelEnd || (a.currency !== null && a.end > labelEnd && /^[^\d]*$/.test(line.fold.slice(a.start, labelEnd))));
   if (same.length > 0) return { line, a: same[same.length - 1], below: false, repaired: own.repaired };
   const h = Math.max(line.bbox[3] - line.bbox[1], 1e-4);
   for (let i = line.index + 1; i < lines.length && i <= line.index + 2; i++) {
@@ -192,7 +198,7 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
     if (NOT_TOTAL.test(line.fold)) continue;
     const v = valueOf(lines, amounts, line, m.index + m[0].length, decimalsOnly);
     if (!v || v.a.value <= 0) continue;
-    const priority = STRONG_TOTAL.test(line.fold) ? 3 : 2;
+    const priority = ROUNDED_TOTAL.test(line.fold) ? 3.5 : STRONG_TOTAL.test(line.fold) ? 3 : 2;
     cands.push({ value: v.a.value, line: v.line, start: v.a.start, end: v.a.end, confidence: (v.below ? 0.7 : 0.8) * (v.repaired ? 0.7 : 1), priority: v.repaired ? priority - 1.5 : priority, below: v.below });
   }
   const cash = tender(lines, amounts, CASH_LABEL, decimalsOnly);
@@ -208,6 +214,9 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
       const a = lineAmounts(amounts, line, decimalsOnly, true).list.find((x) => close(x.value, paid));
       if (a && !NOT_TOTAL.test(line.fold)) return { value: a.value, line, start: a.start, end: a.end, confidence: 0.75 };
     }
+    // No amount read on any total line, but one is printed (`T0TAL 2O.OO`): cash - change is what was paid (unsure).
+    const unread = lines.find((l) => l.index < (cash?.line.index ?? 0) && TOTAL_LABEL.test(l.fold) && !NOT_TOTAL.test(l.fold));
+    if (cands.length === 0 && unread) return { value: paid, line: unread, start: 0, end: unread.fold.length, confidence: 0.5 };
   }
   // A tip (`Tip`, `Propina`, `Pourboire`, `Trinkgeld`) counts into what was paid when a total is printed after it:
   // the totals below the tip line come first.
