@@ -114,7 +114,11 @@ async function analyse(s: Services, auth: Auth, kind: Kind, source: Source, opti
     s.logger.warn({ analysis: id, cause: String((err as Error)?.message ?? err) }, 'synchronous analysis answered 202: a dependency went away after it was accepted; its job finishes it');
     return { status: 202, body: present(s, staged.row) };
   }
-  const body = outcome?.kind === 'done' ? await presentWithExports(s, after).catch((err) => (unavailableDependency(err) ? present(s, after) : Promise.reject(err))) : await presentWithExports(s, after);
+  const body = await presentWithExports(s, after).catch((err: unknown) => {
+    // Finished and in hand: only its exports' expiry needed the database.
+    if (outcome?.kind === 'done' && unavailableDependency(err)) return present(s, after);
+    throw err;
+  });
   if (outcome?.kind === 'done' && !after.keep_results) await forgetSoon(s, after);
   return { status: outcome?.kind === 'done' ? 200 : 202, body };
 }
