@@ -221,8 +221,12 @@ export type Cotejo = { child: ChildProcess; pid: number; port: number; baseUrl: 
  * Starts `node server/src/main.ts` of `server` and resolves when its banner names the port (and the test key
  * of the default account, on a first start). PORT=0 unless `port` is given; LOG_LEVEL=silent.
  */
-export function startCotejo(server: string, store: Store, opts: { port?: number; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Cotejo> {
-  const child = spawnTracked(process.execPath, ['server/src/main.ts'], {
+export function startCotejo(
+  server: string,
+  store: Store,
+  opts: { port?: number; env?: Record<string, string>; timeoutMs?: number; nodeArgs?: string[] } = {},
+): Promise<Cotejo> {
+  const child = spawnTracked(process.execPath, [...(opts.nodeArgs ?? []), 'server/src/main.ts'], {
     cwd: server,
     env: { ...process.env, PORT: String(opts.port ?? 0), LOG_LEVEL: 'silent', COTEJO_DATA_DIR: store.dataDir, DATABASE_URL: store.databaseUrl, ...opts.env },
   });

@@ -138,6 +138,28 @@ describe.each(DATABASES)('retention sweeps on %s', (kind) => {
     expect(got.body.exports).toEqual({});
   });
 
+  it.runIf(kind === 'pglite')("the embedded database's write-ahead log does not grow with the writes: the sweep checkpoints it (PGlite has no checkpointer)", async () => {
+    const walFiles = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_ls_waldir()`.execute(app.services.db)).rows[0].n;
+    // Churn: rows written and deleted, as analyses with keep_results: false do (about 50 MB of log a round).
+    const churn = async () => {
+      for (let i = 0; i < 20; i++) {
+        await sql`insert into wal_churn select repeat('x', 500) from generate_series(1, 4000)`.execute(app.services.db);
+        await sql`delete from wal_churn`.execute(app.services.db);
+      }
+    };
+    await sql`create table wal_churn (v text)`.execute(app.services.db);
+    const rounds: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      await churn();
+      clock.advance(2 * MIN); // the sweep's VACUUM and CHECKPOINT run at most once a minute
+      await sweepRetention(app.services);
+      rounds.push(await walFiles());
+    }
+    await sql`drop table wal_churn`.execute(app.services.db);
+    // Without a checkpoint every round added its 16 MB segments (3, 6, 9...); with one they are recycled and reused.
+    expect(rounds[2], `WAL segments after each round: ${rounds.join(', ')}`).toBeLessThanOrEqual(rounds[0]);
+  });
+
   it('usage rows are folded into one per account, mode, day, type and kind after COTEJO_RETENTION_USAGE_DETAIL; the usage answered is the same', async () => {
     const acct = await account();
     for (const name of ['dni_valid.jpg', 'dni_valid.jpg', 'passport.jpg']) {

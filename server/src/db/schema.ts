@@ -353,6 +353,9 @@ export interface BlobSpoolTable {
   key: string;
   bytes: Uint8Array;
   created_at: Timestamp;
+  /** The flush moving it to the store, until `claimed_until` (0023). */
+  claim: string | null;
+  claimed_until: Timestamp | null;
 }
 
 export type AccountRow = Selectable<AccountsTable>;

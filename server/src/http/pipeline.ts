@@ -1,7 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ErrorObject } from 'ajv';
 import type { Operation } from 'openapi-backend';
+import { retryWhileUnavailable } from '../jobs/unavailable.ts';
 import type { LoadedSpec } from '../openapi.ts';
+import { unavailableDependency } from '../storage/unavailable.ts';
 import { authenticate } from './auth.ts';
 import { hasBody, mediaTypeOf, readJsonBody, readMultipartBody, uploadsDir, type ParsedBody } from './body.ts';
 import type { Handler, RequestContext, Services } from './context.ts';
@@ -9,7 +11,7 @@ import { ApiError } from '../errors.ts';
 import { toErrorResponse } from './errors.ts';
 import { assertCleanRequest } from './clean-strings.ts';
 import { encodeMemoized } from './compression.ts';
-import { beginIdempotent, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
+import { beginIdempotent, IDEMPOTENCY_LOCK_MS, readIdempotencyKey, requestFingerprint, type StoredResponse } from './idempotency.ts';
 import type { PublicFastPath } from './public-fast-path.ts';
 import { addressBucket, type RateLimiter } from './rate-limit.ts';
 import { validationError } from '../input/validation.ts';
@@ -200,7 +202,18 @@ export function apiPipeline(spec: LoadedSpec, handlers: Record<string, Handler>,
             throw err;
           }
         }
-        await outcome.finish(stored);
+        try {
+          await outcome.finish(stored);
+        } catch (err) {
+          // Done or accepted (an analysis that exists, a charge that will happen), then the database went away before
+          // the key recorded it: the answer is still this one, and the key records it once the database is back (a
+          // retry meanwhile gets 409 idempotency_in_progress, then the replay). A 503 would say "nothing was done".
+          if (stored!.status >= 300 || !unavailableDependency(err)) throw err;
+          const keep = stored!;
+          void retryWhileUnavailable(services.logger, { request_id: requestId, idempotency: 'complete' }, () => outcome.finish(keep), IDEMPOTENCY_LOCK_MS / 2).catch((again: unknown) =>
+            services.logger.warn({ request_id: requestId, err: again }, 'could not record an idempotent answer; a retry after the lock lapses runs again'),
+          );
+        }
         send(res, stored!.status, { ...rateHeaders, ...stored!.headers }, stored!.body, 'application/json; charset=utf-8');
         return;
       }

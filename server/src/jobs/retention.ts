@@ -77,6 +77,8 @@ export async function sweepGrowth(s: Services): Promise<RetentionCounts> {
   if (now - (lastVacuum.get(s) ?? -Infinity) >= VACUUM_EVERY_MS) {
     lastVacuum.set(s, now);
     if (s.database.kind === 'pglite' || !(await db.autovacuumRuns(s.db))) await db.vacuumTables(s.db, db.CHURNED_TABLES);
+    // PGlite has no checkpointer: its write-ahead log is recycled only by a checkpoint (db/retention.ts checkpoint).
+    if (s.database.kind === 'pglite') await db.checkpoint(s.db);
   }
   if (Object.values(counts).some((n) => n > 0)) s.logger.info({ retention: counts }, 'retention sweep');
   return counts;

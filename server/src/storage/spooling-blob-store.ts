@@ -4,10 +4,14 @@
 // answers 503 `service_unavailable` with Retry-After (http/errors.ts), and nothing of it is written.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { spoolBlob, spooledBlob, spooledKeys, unspoolBlob } from '../db/blob-spool.ts';
+import crypto from 'node:crypto';
+import { claimedBlob, claimSpooled, releaseClaims, settleClaimed, spoolBlob, spooledBlob, unspoolBlob } from '../db/blob-spool.ts';
 import type { DB } from '../db/schema.ts';
 import type { BlobStore } from './blob-store.ts';
 import { BlobStoreUnavailable } from './unavailable.ts';
+
+/** How long a flush holds a spooled blob it moves: well past an S3 put's worst case (attempts × time-out). */
+export const SPOOL_CLAIM_MS = 5 * 60_000;
 
 export class SpoolingBlobStore implements BlobStore {
   private readonly store: BlobStore;
@@ -52,21 +56,35 @@ export class SpoolingBlobStore implements BlobStore {
     await this.store.delete(key);
   }
 
-  /** Moves up to `limit` spooled blobs to the store; stops at the first that the store refuses. */
+  /**
+   * Moves up to `limit` spooled blobs to the store; stops at the first that the store refuses. Each is claimed first
+   * (claimSpooled: `FOR UPDATE SKIP LOCKED` and a lease of SPOOL_CLAIM_MS), so several processes flushing at once
+   * never move the same blob; a process that dies while moving one gives it back when the lease lapses.
+   */
   async flushSpool(limit = 20): Promise<number> {
+    const claim = crypto.randomUUID();
+    const now = this.now();
+    const keys = await claimSpooled(this.db, claim, now, new Date(now.getTime() + SPOOL_CLAIM_MS), limit);
     let moved = 0;
-    for (const key of await spooledKeys(this.db, limit)) {
-      const bytes = await spooledBlob(this.db, key);
-      if (!bytes) continue;
-      try {
-        await this.store.put(key, bytes);
-      } catch (err) {
-        if (err instanceof BlobStoreUnavailable) break; // still away: next time
-        throw err;
+    try {
+      for (const key of keys) {
+        const bytes = await claimedBlob(this.db, key, claim);
+        if (!bytes) continue; // deleted or put again since the claim
+        try {
+          await this.store.put(key, bytes);
+        } catch (err) {
+          if (err instanceof BlobStoreUnavailable) break; // still away: next time
+          throw err;
+        }
+        const settled = await settleClaimed(this.db, key, claim);
+        // Deleted meanwhile (the analysis was forgotten): what was just written goes too. Put again meanwhile: the
+        // newer bytes stay spooled for the next flush, which writes them over these.
+        if (settled === 'gone') await this.store.delete(key);
+        if (settled === 'moved') moved++;
       }
-      // Deleted meanwhile (the analysis was forgotten): what was just written goes too.
-      if (!(await unspoolBlob(this.db, key))) await this.store.delete(key);
-      moved++;
+    } finally {
+      // What was claimed and not moved goes back at once (not after the lease).
+      if (keys.length > 0) await releaseClaims(this.db, claim);
     }
     if (moved > 0) this.logger.info({ moved }, 'blob store back: spooled originals moved to it');
     return moved;

@@ -89,6 +89,8 @@ const M: Record<string, [string, string, string, string]> = {
   'error.invalid_multipart': ['El envío no ha llegado completo. Inténtalo de nuevo.', 'The upload did not arrive complete. Try again.', 'O envio não chegou completo. Tente novamente.', "L'envoi n'est pas arrivé en entier. Réessayez."],
   'error.consent_required': ['Antes de subir documentos tienes que aceptar el consentimiento.', 'You need to accept the consent before uploading documents.', 'Tem de aceitar o consentimento antes de carregar documentos.', 'Vous devez accepter le consentement avant d’envoyer des documents.'],
   'error.unavailable': ['Ahora mismo no podemos revisar documentos. Inténtalo de nuevo más tarde.', 'We cannot check documents right now. Try again later.', 'De momento não conseguimos verificar documentos. Tente novamente mais tarde.', 'Nous ne pouvons pas vérifier de documents pour le moment. Réessayez plus tard.'],
+  // A page asked for while the database or the file store is briefly away (503 with Retry-After, issue #31).
+  'error.service_unavailable': ['El servicio no está disponible en este momento. Vuelve a intentarlo en unos segundos.', 'The service is briefly unavailable. Try again in a few seconds.', 'O serviço está momentaneamente indisponível. Tente novamente dentro de alguns segundos.', 'Le service est momentanément indisponible. Réessayez dans quelques secondes.'],
   'error.generic': ['Algo ha fallado. Inténtalo de nuevo.', 'Something went wrong. Try again.', 'Algo correu mal. Tente novamente.', "Une erreur s'est produite. Réessayez."],
 };
 

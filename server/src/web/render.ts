@@ -295,3 +295,8 @@ export function renderPage(view: PageView | null, token: string, query: PageQuer
 export function renderNotFound(language: Language): string {
   return renderPage(null, '', {}, language).html;
 }
+
+/** A page with one sentence as its title and heading (an error, the service briefly unavailable), in the page's frame. */
+export function renderMessage(language: Language, text: string): string {
+  return layout({ language, title: text, requester: null, livemode: true, body: `<h1>${esc(text)}</h1>` });
+}

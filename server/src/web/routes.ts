@@ -20,9 +20,10 @@ import { ApiError } from '../errors.ts';
 import { mediaTypeOf, readMultipartBody, uploadsDir, type ParsedBody } from '../http/body.ts';
 import { sendPrecompressed } from '../http/compression.ts';
 import type { Services } from '../http/context.ts';
+import { UNAVAILABLE_RETRY_AFTER_S, unavailableDependency } from '../storage/unavailable.ts';
 import { ASSETS } from './assets.ts';
 import { t, uploadErrorCode } from './messages.ts';
-import { basePath, renderNotFound, renderPage, type PageQuery } from './render.ts';
+import { basePath, renderMessage, renderNotFound, renderPage, type PageQuery } from './render.ts';
 
 /** What the page needs from verification links (domain/links/page.ts); tests of the HTTP layer may pass their own. */
 export interface LinkPages {
@@ -257,8 +258,19 @@ export function mountHosted(app: Express, services: Services, pages: LinkPages =
   });
 
   // Anything unexpected: logged (without the path: it holds the token) and shown as a page, never as JSON.
+  // The database or the file store briefly away: 503 with Retry-After, and a page (or the polling script's JSON) that
+  // says to try again in a moment, in the person's language (issue #31).
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     req.resume();
+    const dependency = unavailableDependency(err);
+    if (dependency) {
+      services.logger.warn({ request_id: res.locals.requestId, status: 503, dependency, cause: String((err as Error)?.message ?? err) }, 'hosted page answered 503: a dependency is away');
+      if (res.headersSent) return void res.end();
+      const language = preferredLanguage(req.headers['accept-language']);
+      res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+      if (wantsJson(req)) return sendJson(res, 503, { error: { code: 'service_unavailable', message: t(language, 'error.service_unavailable') } });
+      return sendHtml(res, 503, renderMessage(language, t(language, 'error.service_unavailable')));
+    }
     const status = err instanceof ApiError ? err.status : 500;
     if (status >= 500) services.logger.error({ request_id: res.locals.requestId, err }, 'hosted page error');
     if (res.headersSent) return void res.end();
@@ -272,5 +284,5 @@ export function mountHosted(app: Express, services: Services, pages: LinkPages =
 
 function errorPage(language: Language, status: number): string {
   if (status < 500) return renderNotFound(language);
-  return renderNotFound(language).replace(/<main id="main">[\s\S]*<\/main>/, `<main id="main">\n<h1>${t(language, 'error.generic')}</h1>\n</main>`);
+  return renderMessage(language, t(language, 'error.generic'));
 }

@@ -21,6 +21,7 @@ import * as m0019 from './0019_mask_fields.ts';
 import * as m0020 from './0020_blob_spool.ts';
 import * as m0021 from './0021_emails.ts';
 import * as m0022 from './0022_usage_rollup.ts';
+import * as m0023 from './0023_blob_spool_claim.ts';
 
 /** Every migration, in order. Names are stable: never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_blob_spool': m0020,
   '0021_emails': m0021,
   '0022_usage_rollup': m0022,
+  '0023_blob_spool_claim': m0023,
 };
 
 export const migrationProvider: MigrationProvider = {

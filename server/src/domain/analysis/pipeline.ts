@@ -8,7 +8,9 @@ import * as repo from '../../db/analyses.ts';
 import { extendSlot, releaseSlot } from '../../db/live-limits.ts';
 import type { AnalysisRow, JobRow } from '../../db/schema.ts';
 import * as queue from '../../jobs/queue.ts';
+import { retryWhileUnavailable } from '../../jobs/unavailable.ts';
 import { ANALYSIS_QUEUE } from '../../jobs/queues.ts';
+import { unavailableDependency } from '../../storage/unavailable.ts';
 import { priceMilli, releaseCredits, reserveCredits } from '../billing.ts';
 import { maxPagesFor } from '../intake/index.ts';
 import { withDocumentMemory } from '../intake/memory-gate.ts';
@@ -92,12 +94,46 @@ async function analyse(s: Services, auth: Auth, kind: Kind, source: Source, opti
     if (holdsSlot && o.kind !== 'done') await releaseSlot(s.db, id).catch((err) => s.logger.warn({ err, analysis: id }, 'could not release a live slot'));
     return o;
   });
-  const outcome: ProcessOutcome | null = await within(running, wait);
+  // From here the analysis exists and its job will finish it (and charge it, once) whatever happens to this request. A
+  // database or store that goes away now does not make the answer a 503 ("nothing was done": the client's retry would
+  // be a second analysis): the answer is 202 with the analysis as staged, the same as past the wait, and the job
+  // finishes it once the dependency is back (docs/decisions.md, #31).
+  let outcome: ProcessOutcome | null;
+  try {
+    outcome = await within(running, wait);
+  } catch (err) {
+    if (!unavailableDependency(err)) throw err;
+    outcome = null;
+  }
   if (!outcome) track(s, running.then(() => forgetIfFinished(s, id)));
-  const after = outcome?.kind === 'done' && outcome.row ? outcome.row : (await repo.findAnalysisById(s.db, id))!;
-  const body = await presentWithExports(s, after);
-  if (outcome?.kind === 'done' && !after.keep_results) await forget(s, after);
+  let after: AnalysisRow;
+  try {
+    after = outcome?.kind === 'done' && outcome.row ? outcome.row : (await repo.findAnalysisById(s.db, id))!;
+  } catch (err) {
+    if (!unavailableDependency(err)) throw err;
+    s.logger.warn({ analysis: id, cause: String((err as Error)?.message ?? err) }, 'synchronous analysis answered 202: a dependency went away after it was accepted; its job finishes it');
+    return { status: 202, body: present(s, staged.row) };
+  }
+  const body = await presentWithExports(s, after).catch((err: unknown) => {
+    // Finished and in hand: only its exports' expiry needed the database.
+    if (outcome?.kind === 'done' && unavailableDependency(err)) return present(s, after);
+    throw err;
+  });
+  if (outcome?.kind === 'done' && !after.keep_results) await forgetSoon(s, after);
   return { status: outcome?.kind === 'done' ? 200 : 202, body };
+}
+
+/**
+ * keep_results: false, once the answer holds the result: the row goes now, or, with the database away, as soon as it
+ * is back (within a minute; the answer is not held for it). The result is the caller's either way.
+ */
+async function forgetSoon(s: Services, row: AnalysisRow): Promise<void> {
+  try {
+    await forget(s, row);
+  } catch (err) {
+    if (!unavailableDependency(err)) throw err;
+    track(s, retryWhileUnavailable(s.logger, { analysis: row.id }, () => forget(s, row)));
+  }
 }
 
 /**
@@ -135,7 +171,7 @@ async function analyseAtOnce(s: Services, auth: Auth, kind: Kind, doc: PreparedD
   // Its lifecycle's commit phase has nothing to do: no dossier, link or batch can hold an analysis that did not exist
   // before this transaction (the dossier that asked for it places it itself), and test mode charges nothing.
   const body = await presentWithExports(s, row);
-  if (!row.keep_results) await forget(s, row);
+  if (!row.keep_results) await forgetSoon(s, row);
   return { status: 200, body };
 }
 

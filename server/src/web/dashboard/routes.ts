@@ -28,6 +28,7 @@ import { invitationRoutes } from './pages/invitation.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { teamRoutes } from './pages/team.ts';
 import { usageRoutes } from './pages/usage.ts';
+import { UNAVAILABLE_RETRY_AFTER_S, unavailableDependency } from '../../storage/unavailable.ts';
 import { can } from './permissions.ts';
 import { page, type DashboardRoute, type PageContext } from './context.ts';
 import { message, renderBare, renderShell, renderSignIn, type Shell } from './render.ts';
@@ -315,8 +316,17 @@ export function mountDashboard(app: Express, services: Services, routes: Dashboa
   });
 
   // Anything unexpected: logged and shown as a page, never as the API's JSON envelope. A form too big is a 413 page.
+  // The database or the file store briefly away: 503 with Retry-After and a page that says to try again (issue #31).
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     req.resume();
+    const dependency = unavailableDependency(err);
+    if (dependency) {
+      services.logger.warn({ request_id: res.locals.requestId, status: 503, dependency, cause: String((err as Error)?.message ?? err) }, 'dashboard answered 503: a dependency is away');
+      if (res.headersSent) return void res.end();
+      const L = browserLanguage(req);
+      res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+      return sendHtml(res, 503, renderBare(L, t(L, 'unavailable.title'), message(t(L, 'unavailable.body'), req.method === 'GET' ? req.originalUrl : '/dashboard', t(L, 'unavailable.retry'))));
+    }
     const status = typeof (err as { status?: unknown })?.status === 'number' && (err as { status: number }).status < 500 ? (err as { status: number }).status : 500;
     if (status >= 500) services.logger.error({ request_id: res.locals.requestId, err }, 'dashboard error');
     if (res.headersSent) return void res.end();
