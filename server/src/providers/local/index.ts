@@ -245,13 +245,8 @@ export function ocrEngineFor(setting: OcrEngineSetting, mime: string, page: { wi
   return page.height >= page.width ? 'paddle' : 'tesseract';
 }
 
-/**
- * Height over width from which a page is a till receipt's shape: read first, zones searched only if not one. Above
- * every page an MRZ document is printed on or photographed as: an ID-1 card is 1.59 wide for 1 tall, a passport
- * booklet opened flat 1.41 tall for 1 wide (125 × 88 mm pages), an A4 or letter sheet 1.41 or 1.29. (A taller
- * photo of such a document, a phone's full frame, still has its zones searched: its text is not a receipt's.)
- */
-const TALL_PAGE = 1.5;
+/** Height over width from which a page is a till receipt's shape: read first, zones searched only if not one. */
+const TALL_PAGE = 1.8;
 
 /** The page's text classifies as a receipt or an invoice (a finance type, sure). */
 function saysReceiptOrInvoice(m: Modules, lines: TextLine[]): boolean {
