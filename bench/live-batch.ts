@@ -14,14 +14,16 @@
 // the same process (the 202, for its first) to its own (the reading plus the job's own work: fetching the original,
 // checks, writes). The process of each job is the jobs table's `locked_by`.
 //
-// Usage: node bench/live-batch.ts [--size N] [--timeout-min M]   (node 24, node_modules/.bin first on PATH)
+// Usage: node bench/live-batch.ts [--size N] [--timeout-min M] [--default-allocator]
+//   (node 24, node_modules/.bin first on PATH); the servers run with the allocator settings of docs/deployment.md
+//   (bench/lib/server.ts ALLOCATOR_ENV) unless --default-allocator.
 // Writes its section of bench/results/reading-speed.md (a run with --size other than 100 prints it only).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import pg from 'pg';
-import { cleanup, freshDatabase, liveAccount, ROOT, startServer, tempDir, type Server } from './lib/server.ts';
+import { allocatorEnv, allocatorNote, cleanup, freshDatabase, liveAccount, ROOT, startServer, tempDir, type Server } from './lib/server.ts';
 import { startBenchReceiver, type Received } from './lib/webhook-receiver.ts';
 
 const SETS = resolve(ROOT, '../shared/testdata');
@@ -86,6 +88,7 @@ try {
   const dbUrl = await freshDatabase('cotejo_live_batch');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...allocatorEnv(process.argv),
     DATABASE_URL: dbUrl,
     COTEJO_DATA_DIR: join(dir, 'data'),
     COTEJO_SIGNING_SECRET: 'b'.repeat(40),
@@ -203,7 +206,7 @@ try {
     `Run \`node bench/live-batch.ts\` (commit ${execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim()}, ${new Date().toISOString().slice(0, 16)}Z). Machine: ${cpus().length} cores ` +
       `(${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, **busy with other engineers' work** (load average ${load0} at start, ` +
       `${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end).`,
-    `Two \`node server/src/main.ts\` processes, each with its worker (one analysis job at a time each, COTEJO_READING_CONCURRENCY default), ` +
+    `Two \`node server/src/main.ts\` processes, each with its worker (one analysis job at a time each, COTEJO_READING_CONCURRENCY default), ${allocatorNote(process.argv)}, ` +
       'both warm (each read an ID photo, a text PDF and a receipt first, not counted), ' +
       'one fresh PostgreSQL database and one files directory; a live account made with the CLI; a webhook endpoint for `batch.completed` at the ' +
       `bench's own HTTPS receiver. ${SIZE} documents (${(bytes / 2 ** 20).toFixed(1)} MB) in one multipart \`POST /v1/batches\` (\`files[]\`): ` +

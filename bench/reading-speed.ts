@@ -12,10 +12,12 @@
 //   text-pdf    a PDF read through its text layer or embedded XML, no page OCR
 //   scanned     a scanned page: an image-only PDF (rendered, then page OCR) or a page scan of the older set (invoice2data PNG)
 //
-// Usage: node bench/reading-speed.ts [--skip-server] [--server-only] [--only KIND] [--limit N]
+// Usage: node bench/reading-speed.ts [--skip-server] [--server-only] [--only KIND] [--limit N] [--default-allocator]
 //   (node 24, node_modules/.bin first on PATH). The server part makes a fresh database on the PostgreSQL of
 //   DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) and drops it at the end. Only a full run (every
 //   kind, the server part; with --limit N a sample of N files of each kind, said so) writes bench/results/reading-speed.md,
+//   The server runs with the allocator settings of docs/deployment.md (bench/lib/server.ts ALLOCATOR_ENV) unless
+//   --default-allocator; this process (the per-kind part) runs with whatever it was started with.
 //   keeping bench/live-batch.ts's section and the hand-written notes between their markers; others print their tables.
 import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,7 @@ import { detectFileType } from '../server/src/domain/intake/detect.ts';
 import { inspectFile } from '../server/src/domain/intake/inspect.ts';
 import { createLocalProvider, type LocalProviderOptions } from '../server/src/providers/local/index.ts';
 import type { ReadInput, Reading } from '../server/src/providers/types.ts';
-import { cleanup, freshDatabase, liveAccount, peakRss, ROOT, startServer, tempDir } from './lib/server.ts';
+import { allocatorEnv, allocatorNote, cleanup, freshDatabase, liveAccount, peakRss, ROOT, startServer, tempDir } from './lib/server.ts';
 
 const SETS = resolve(ROOT, '../shared/testdata');
 const DEV = join(SETS, 'documents-dev');
@@ -209,7 +211,7 @@ function slowest(rows: Row[], n = 10): string {
 
 async function serverMemory(files: File[]): Promise<string> {
   const dbUrl = await freshDatabase('cotejo_speed');
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: dbUrl, COTEJO_DATA_DIR: tempDir('cotejo-speed-'), MISTRAL_API_KEY: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...allocatorEnv(process.argv), DATABASE_URL: dbUrl, COTEJO_DATA_DIR: tempDir('cotejo-speed-'), MISTRAL_API_KEY: '' };
   const server = await startServer('server', env);
   const acc = liveAccount(env, 1000);
   const post = async (rel: string) => {
@@ -240,7 +242,7 @@ async function serverMemory(files: File[]): Promise<string> {
   const rows = results.map((r, i) => `| ${basename(mix[i])} | ${r.status} ${r.state} after ${sec(r.ms)} s | ${r.final} | ${r.type ?? '-'} | ${sec(r.done)} |`);
   return [
     `One \`node server/src/main.ts\` on PostgreSQL (a fresh database, dropped afterwards), COTEJO_READING_CONCURRENCY=${config.readingConcurrency}, ` +
-      `OCR languages ${config.ocrLanguages.join('+')}, COTEJO_OCR_WORKERS=${process.env.COTEJO_OCR_WORKERS ?? 1}; 8 synchronous live \`POST /v1/analyze\` sent at once ` +
+      `OCR languages ${config.ocrLanguages.join('+')}, COTEJO_OCR_WORKERS=${process.env.COTEJO_OCR_WORKERS ?? 1}, ${allocatorNote(process.argv)}; 8 synchronous live \`POST /v1/analyze\` sent at once ` +
       `(2 MRZ photos, 2 text PDFs, 2 receipt images, 2 scanned pages), resident set sampled every 50 ms.`,
     '',
     `- started: ${idle0.toFixed(0)} MB; engines warm (one MRZ photo, one text PDF, one receipt read first): ${warm.toFixed(0)} MB`,

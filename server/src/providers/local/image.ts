@@ -36,6 +36,10 @@ export { MAX_HEIC_PIXELS };
 
 const WHITE = { r: 255, g: 255, b: 255 };
 
+// libvips keeps up to 50 MB of recent operations and 20 open files for reuse (sharp's default); every image here is
+// decoded once, so the cache only holds memory between readings.
+sharp.cache(false);
+
 /**
  * Decodes an accepted image into a `PageImage` (page 1). Throws `ApiError(422, 'unreadable_image')` for a
  * damaged file or declared dimensions over the limits (checked before decoding).
