@@ -39,7 +39,7 @@ describe('naming an account with the CLI', () => {
     }
     expect(cli(['accounts', 'create', '--name', ''], env).code).toBe(1);
     expect(list()[0].name).toBe('Mi Empresa S.L.');
-  });
+  }, TIMEOUT_MS);
 
   it('keys list shows each key name', () => {
     const env = { COTEJO_DATA_DIR: tmpDir() };
@@ -52,7 +52,7 @@ describe('naming an account with the CLI', () => {
     expect(lines.find((l) => l.startsWith(key.id))).toMatch(/ {2}secret +test {2}ck_test_.{4}… {2}active {2}CI server$/);
     // The four keys the account was made with have no name: nothing is printed for it.
     expect(lines.filter((l) => l.endsWith('active'))).toHaveLength(4);
-  });
+  }, TIMEOUT_MS);
 });
 
 describe('the first start names the account, and the CLI links to the server it runs', () => {
