@@ -98,3 +98,37 @@ describe('a TD1 zone with one line lost', () => {
     expect(bandSets(s3).every((s) => s.length === 2)).toBe(true);
   }, 30_000);
 });
+
+describe('a mark beside one line of the zone', () => {
+  // MRV-B (2 x 36), as visa vignettes print it
+  const MRVB = ['V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<', 'L8988901C4XXX4009078F9612109<<<<<<<<'];
+
+  it('reads the zone when a stamp just before the second line joins its extent (its left end then sits two cells out)', async () => {
+    const card = await renderIdCard({ lines: MRVB, margin: 0.1 });
+    const clean = await readMrz(await loadPage(card));
+    expect(clean?.lines).toEqual(MRVB);
+    // a stamp's strokes (thin bars a third of a cell apart) from 2.5 cells before the second line to half a cell
+    // before it: the band's extent joins them, its left end then lies about 2.3 cap heights left of the first line's
+    const { width: W, height: H } = await sharp(card).metadata();
+    const [x0, y0, x1, y1] = clean!.lineBoxes[1];
+    const cell = ((x1 - x0) * W!) / 36;
+    const left = x0 * W! - 2.5 * cell;
+    const bars = Array.from({ length: 6 }, (_, k) => `<rect x="${left + (k * cell) / 3}" y="${y0 * H! + 0.2 * (y1 - y0) * H!}" width="${0.12 * cell}" height="${0.6 * (y1 - y0) * H!}" fill="rgb(40,40,40)"/>`).join('');
+    const mark = `<svg width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${bars}</svg>`;
+    const marked = await sharp(card).composite([{ input: Buffer.from(mark) }]).png().toBuffer();
+    const page = await loadPage(marked);
+    const img = greyFrom(page.grey, page.width, page.height);
+    const zone = locateZones(img)[0];
+    let mean = 0;
+    for (const v of img.d) mean += v;
+    const strip = zoneStrip(img, zone, mean / img.d.length);
+    const lines = strip.bands.filter((b) => b.right - b.left > 20 * (b.bottom - b.top + 1));
+    // what the rule covers: the two lines' left ends differ by more than 1.5 cap heights (the pair used to be refused)
+    expect(lines).toHaveLength(2);
+    expect(Math.abs(lines[0].left - lines[1].left)).toBeGreaterThan(1.5 * (lines[0].bottom - lines[0].top + 1));
+    expect(bandSets(strip).length).toBeGreaterThan(0);
+    const r = await readMrz(page);
+    expect(r?.lines).toEqual(MRVB);
+    expect(r?.valid).toBe(true);
+  }, 30_000);
+});

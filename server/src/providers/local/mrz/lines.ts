@@ -276,7 +276,11 @@ export function bandSets(strip: Strip): Band[][] {
     for (let i = 1; i < m; i++) {
       const gap = set[i].cy - set[i - 1].cy;
       if (gap < 1.1 * cap || gap > 3 * cap) return;
-      if (Math.abs(set[i].left - set[0].left) > 1.5 * cap || Math.abs(set[i].right - set[0].right) > 1.5 * cap) return;
+      // both ends within 1.5 cap heights, or one end so and the other within 3 (a mark or a border just beside one
+      // line's end joined to its extent; the grids of the lines are reconciled later, see index.ts aligned())
+      const dl = Math.abs(set[i].left - set[0].left);
+      const dr = Math.abs(set[i].right - set[0].right);
+      if (Math.max(dl, dr) > 1.5 * cap && (Math.min(dl, dr) > 1.5 * cap || Math.max(dl, dr) > 3 * cap)) return;
       gaps.push(gap);
     }
     if (m === 3 && Math.abs(gaps[0] - gaps[1]) > 0.3 * Math.max(...gaps)) return;
