@@ -242,16 +242,16 @@ const TWINS: Record<string, string> = { '0': 'OQD', O: '0', Q: '0', D: '0', '1':
 const charValue = (ch: string): number => (ch === '<' ? 0 : ALPHABET.indexOf(ch));
 
 /**
- * How sure a character of a field whose check digit passes is (a character changed by a check-digit repair included):
- * the probability of the final character at `pos` given the cells of the check's field and its digit and that they
- * agree (a genuine zone's digit matches its field), i.e. the marginal of `pos` over every assignment of the field and
- * the digit that passes, each position within its class. Exact, by the distribution of the weighted sum mod 10 of the
- * other positions. `pos` may be the digit itself. The check digit, read confidently on a field read confidently but
+ * How sure each character of a field whose check digit passes is (a character changed by a check-digit repair
+ * included), by position (`line:index`, the digit's too): the probability of the final character given the cells of
+ * the check's field and its digit and that they agree (a genuine zone's digit matches its field), i.e. its marginal over
+ * every assignment of the field and the digit that passes, each position within its class. Exact, by the distribution
+ * of the weighted sum mod 10 of the other positions (from those before and after it). The check digit, read confidently on a field read confidently but
  * for one cell, makes that cell sure (the classifier alone gives a repaired character less than the character it
  * preferred); a digit that passes on a field of several unsure cells does not (one digit passes one misreading in ten,
  * and more often among the hypotheses the reader chooses from): each cell stays about as unsure as it was read.
  */
-function checkedConfidence(probs: Float32Array[][], classes: string[][], c: CheckDef, pos: Pos, ch: string): number {
+function checkedConfidence(probs: Float32Array[][], classes: string[][], c: CheckDef, lines: string[][]): Map<string, number> {
   const W = [7, 3, 1];
   // a cell's distribution within its class; the mass the classifier put outside it (a letter where a digit must be:
   // ink over the cell) is spread evenly over the class, not in proportion (a half-covered 0 read 50 %, 45 % on letters
@@ -266,32 +266,43 @@ function checkedConfidence(probs: Float32Array[][], classes: string[][], c: Chec
     return Array.from(set, (x) => [charValue(x), all > 0 ? (p[ALPHABET.indexOf(x)] + out) / all : 0] as const);
   };
   const mod = (x: number) => ((x % 10) + 10) % 10;
-  // residue distribution of (sum of the other positions' weighted values - check digit) mod 10
-  let dist = new Float64Array(10);
-  dist[0] = 1;
-  const add = (terms: ReadonlyArray<readonly [number, number]>, weight: number) => {
-    const next = new Float64Array(10);
-    for (let r = 0; r < 10; r++) {
-      if (dist[r] === 0) continue;
-      for (const [v, q] of terms) next[mod(r + weight * v)] += dist[r] * q;
-    }
-    dist = next;
-  };
-  const isDigit = c.digit[0] === pos[0] && c.digit[1] === pos[1];
-  let wPos = -1;
-  c.field.forEach(([l, i], k) => {
-    if (l === pos[0] && i === pos[1]) wPos = W[k % 3];
-    else add(within(l, i, classes[l][i]), W[k % 3]);
+  // the terms of (weighted sum of the field - check digit) mod 10, which is 0 when the digit agrees
+  const terms = [
+    ...c.field.map((pos, k) => ({ pos, w: W[k % 3], vals: within(pos[0], pos[1], classes[pos[0]][pos[1]]) })),
+    { pos: c.digit, w: -1, vals: within(c.digit[0], c.digit[1], DIGITS) },
+  ];
+  const residues = terms.map((t) => {
+    const d = new Float64Array(10);
+    for (const [v, q] of t.vals) d[mod(t.w * v)] += q;
+    return d;
   });
-  if (!isDigit) add(within(c.digit[0], c.digit[1], DIGITS), -1);
-  let num = 0;
-  let den = 0;
-  for (const [v, q] of within(pos[0], pos[1], isDigit ? DIGITS : classes[pos[0]][pos[1]])) {
-    const x = q * dist[mod(-wPos * v)];
-    den += x;
-    if (v === charValue(ch)) num += x;
-  }
-  return den > 0 ? num / den : 0;
+  const conv = (a: Float64Array, b: Float64Array) => {
+    const out = new Float64Array(10);
+    for (let r = 0; r < 10; r++) if (a[r] !== 0) for (let s = 0; s < 10; s++) out[(r + s) % 10] += a[r] * b[s];
+    return out;
+  };
+  const unit = new Float64Array(10);
+  unit[0] = 1;
+  // residue distributions of the terms before and after each one: the others' distribution is their convolution
+  const before = [unit];
+  for (const d of residues) before.push(conv(before[before.length - 1], d));
+  const after = new Array<Float64Array>(terms.length + 1);
+  after[terms.length] = unit;
+  for (let j = terms.length - 1; j >= 0; j--) after[j] = conv(residues[j], after[j + 1]);
+  const out = new Map<string, number>();
+  terms.forEach((t, j) => {
+    const others = conv(before[j], after[j + 1]);
+    const ch = charValue(lines[t.pos[0]][t.pos[1]]);
+    let num = 0;
+    let den = 0;
+    for (const [v, q] of t.vals) {
+      const x = q * others[mod(-t.w * v)];
+      den += x;
+      if (v === ch) num += x;
+    }
+    out.set(`${t.pos[0]}:${t.pos[1]}`, den > 0 ? num / den : 0);
+  });
+  return out;
 }
 
 function plausibleDate(s: string): boolean {
@@ -469,10 +480,10 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   const allChecks = [...defs.individual, ...(defs.composite ? [defs.composite] : [])];
   for (const c of allChecks) repairCheck(lines, probs, allowed, classes, c);
   // the checks that pass in the end (repaired or as read), by the positions they cover (field and digit)
-  const byCheck = new Map<string, CheckDef[]>();
+  const checked = new Map<string, number>();
   for (const c of allChecks) {
     if (lines[c.digit[0]][c.digit[1]] === '<' || !checkPasses(lines, c)) continue;
-    for (const [l, i] of [...c.field, c.digit]) byCheck.set(`${l}:${i}`, [...(byCheck.get(`${l}:${i}`) ?? []), c]);
+    for (const [k, q] of checkedConfidence(probs, classes, c, lines)) checked.set(k, Math.max(q, checked.get(k) ?? 0));
   }
   const passed = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const text = lines.map((l) => l.join(''));
@@ -492,8 +503,8 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   const conf = lines.map((l, li) =>
     l.map((ch, i) => {
       if (ch !== raw[li][i]) repaired++;
-      const defs = byCheck.get(`${li}:${i}`);
-      if (defs) return Number(Math.max(...defs.map((c) => checkedConfidence(probs, classes, c, [li, i], ch))).toFixed(4));
+      const settled = checked.get(`${li}:${i}`);
+      if (settled !== undefined) return Number(settled.toFixed(4));
       const known = codeConf.get(`${li}:${i}`);
       if (known !== undefined) return Number(known.toFixed(4));
       const p = probs[li][i];
