@@ -253,17 +253,23 @@ const charValue = (ch: string): number => (ch === '<' ? 0 : ALPHABET.indexOf(ch)
  */
 function checkedConfidence(probs: Float32Array[][], classes: string[][], c: CheckDef, lines: string[][]): Map<string, number> {
   const W = [7, 3, 1];
-  // a cell's distribution within its class; the mass the classifier put outside it (a letter where a digit must be:
-  // ink over the cell) is spread evenly over the class, not in proportion (a half-covered 0 read 50 %, 45 % on letters
-  // is not a 97 % sure 0 by its class alone; only a check digit read surely can settle it)
+  // a cell's distribution within its class: the mass the classifier put on an OCR-B twin the class does not hold goes
+  // to the twin (a date's `O` is its `0`, as in the per-character confidence); the rest of the mass outside the class
+  // (ink over the cell) is spread evenly over the class, not in proportion (a half-covered 0 read 50 %, 45 % on
+  // letters is not a 97 % sure 0 by its class alone; only a check digit read surely can settle it)
   const within = (l: number, i: number, set: string) => {
     const p = probs[l][i];
-    let z = 0;
+    const q = Array.from(set, (x) => p[ALPHABET.indexOf(x)]);
     let all = 0;
-    for (const x of set) z += p[ALPHABET.indexOf(x)];
-    for (const q of p) all += q;
-    const out = Math.max(0, all - z) / set.length;
-    return Array.from(set, (x) => [charValue(x), all > 0 ? (p[ALPHABET.indexOf(x)] + out) / all : 0] as const);
+    let spread = 0;
+    ALPHABET.split('').forEach((y, k) => {
+      all += p[k];
+      if (set.includes(y)) return;
+      const twins = Array.from(TWINS[y] ?? '').filter((x) => set.includes(x));
+      if (twins.length === 0) spread += p[k];
+      else for (const x of twins) q[set.indexOf(x)] += p[k] / twins.length;
+    });
+    return Array.from(set, (x, j) => [charValue(x), all > 0 ? (q[j] + spread / set.length) / all : 0] as const);
   };
   const mod = (x: number) => ((x % 10) + 10) % 10;
   // the terms of (weighted sum of the field - check digit) mod 10, which is 0 when the digit agrees
