@@ -77,6 +77,21 @@ describe('a check says what it proved', () => {
     expect(out.validated.mrz).toBeUndefined();
   });
 
+  it('a check digit that passes on characters read unsure proves nothing: no passed check, a low_confidence warning (#28)', () => {
+    // a zone misread in several cells of its document number whose digit passes anyway (one misreading in ten does)
+    const first = L1.length + 1; // the document number, in the joined zone
+    const out = judge(zoneReading([L1, L2], { unsure: [first + 2, first + 4] }));
+    expect(out.checks.map((c) => c.code)).not.toContain('mrz_checksums');
+    const warning = out.reasons.find((r) => r.code === 'low_confidence')!;
+    expect(warning.severity).toBe('warning');
+    expect(warning.message).toContain('"99"');
+    expect(statusOf(out.reasons)).toBe('review');
+    expect(out.validated.mrz).toBeUndefined();
+    // unsure characters no check digit covers (the names) leave the passed check alone
+    const names = judge(zoneReading([L1, L2], { unsure: [7] }));
+    expect(names.checks).toContainEqual(expect.objectContaining({ code: 'mrz_checksums', passed: true }));
+  });
+
   it('an unsure character outside the span of the failing digit does not excuse it', () => {
     const forged = L2.replace('L898902C3', 'L898962C3'); // the document number (and the composite) fail
     const nameChar = 7; // a letter of the surname on line 1: covered by no check digit

@@ -112,14 +112,15 @@ describe('forge-mrz: one character of the zone changed at the pixel level', () =
     expect(m!.charConfidence[line][pos]).toBeGreaterThan(0.9);
     expect(m!.valid).toBe(false);
     expect(parseMrz(m!.lines).checks.find((c) => c.name === 'document_number')!.valid).toBe(false);
-    // the 0 the repair used to change is kept, read surely; the check's only unsure character is the one the genuine
-    // reading has too (the second A, about 0.7): the forgery adds none, the verdict is what it would be on the original
+    // the 0 the repair used to change is kept, read surely; the check's only unsure character is the second A (about
+    // 0.7 by the glyph model): the forgery adds none. On the genuine zone the passing check digit settles that A (its
+    // confidence given the field agrees with its digit), so every character of the number is sure there.
     expect(m!.charConfidence[line][2]).toBeGreaterThanOrEqual(CHECK_CHAR_CONFIDENCE);
     const chars = m!.charConfidence.flatMap((l, i) => (i > 0 ? [1, ...l] : l));
     const genuine = z!.conf.flatMap((l, i) => (i > 0 ? [1, ...l] : l));
     const at = mrzCheckPositions(m!.lines, 'document_number');
-    expect(at.filter((i) => chars[i] < CHECK_CHAR_CONFIDENCE)).toEqual(at.filter((i) => genuine[i] < CHECK_CHAR_CONFIDENCE));
-    expect(readSurely(chars, 1, at.filter((i) => genuine[i] >= CHECK_CHAR_CONFIDENCE))).toBe(true);
+    expect(at.filter((i) => chars[i] < CHECK_CHAR_CONFIDENCE)).toEqual([at[1]]);
+    expect(readSurely(genuine, 1, at)).toBe(true);
   });
 
   it('refuses an image whose zone the reader does not read exactly', async () => {

@@ -165,11 +165,16 @@ describe('repair and gate (synthetic probabilities)', () => {
     // the O of a date is a 0 (its OCR-B twin): the twin's share counts for the 0
     const coerced = decode('TD3', probsFor(td3, { '1:15': { O: 0.7, '0': 0.25 } }));
     expect(coerced.conf[1][15]).toBeGreaterThan(0.9);
-    // a half-legible digit (mass on letters that are not its twins) stays unsure
+    // a half-legible digit (mass on letters that are not its twins) stays unsure, unless a check digit read surely
+    // settles it: the 0 of the birth date is the only digit its check digit allows
     const smudged = decode('TD3', probsFor(td3, { '1:15': { '0': 0.5, K: 0.25, X: 0.2 } }));
     expect(smudged.lines).toEqual(td3);
-    expect(smudged.conf[1][15]).toBeGreaterThan(0.45);
-    expect(smudged.conf[1][15]).toBeLessThan(0.55);
+    expect(smudged.conf[1][15]).toBeGreaterThan(0.95);
+    // ... but not when the check digit hesitates between the two readings that pass (0 with 2, 6 with 8)
+    const hesitating = decode('TD3', probsFor(td3, { '1:15': { '0': 0.5, '6': 0.45 }, '1:19': { '2': 0.5, '8': 0.45 } }));
+    expect(hesitating.lines).toEqual(td3);
+    expect(hesitating.conf[1][15]).toBeLessThan(0.6);
+    expect(hesitating.conf[1][19]).toBeLessThan(0.6);
     // 740817 -> 740812 by the birth-date check digit, read confidently: the 2 is sure given the digit agrees
     const repaired = decode('TD3', probsFor(td3, { '1:18': { '7': 0.55, '2': 0.4 } }));
     expect(repaired.lines).toEqual(td3);

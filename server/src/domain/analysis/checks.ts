@@ -22,7 +22,7 @@ import {
 import type { PdfSignatureResult } from '../../validators/pdf-signature/index.ts';
 import { isIsoDate } from '../../validators/types.ts';
 import { failedCheckMessage, lowConfidenceMessage, partName } from './check-messages.ts';
-import { fieldUnsure, unsureEvidence } from './evidence.ts';
+import { fieldUnsure, unsureEvidence, unsurePassEvidence } from './evidence.ts';
 import { invoiceInputOf } from './invoice-input.ts';
 import { t, warningText } from './messages.ts';
 import type { NormalisedOptions } from './options.ts';
@@ -248,13 +248,12 @@ export function runChecks(input: CheckInput): CheckOutcome {
         }
         continue;
       }
-      if (r.outcome === 'failed') {
-        const unsure = unsureEvidence(r, reading);
-        if (unsure.length > 0) {
-          unsureChecks++;
-          push('low_confidence', 'warning', lowConfidenceMessage(language, r.code, unsure));
-          continue;
-        }
+      // a check digit that passes on characters read unsure proves nothing either (issue #28): not a passed check
+      const unsure = r.outcome === 'failed' ? unsureEvidence(r, reading) : unsurePassEvidence(r, reading);
+      if (unsure.length > 0) {
+        unsureChecks++;
+        push('low_confidence', 'warning', lowConfidenceMessage(language, r.code, unsure));
+        continue;
       }
       const message = r.outcome === 'passed' ? t(language, `check.${r.code}.ok`) : failedCheckMessage(language, r);
       checks.push({ code: r.code as CheckResult['code'], passed: r.outcome === 'passed', message });

@@ -77,6 +77,29 @@ const COMPARED_FIELD: Record<string, string[]> = {
   postal_code: ['postal_code'],
 };
 
+/**
+ * What a passed MRZ check rests on that was read unsure (issue #28): a check digit that passes on characters read
+ * below CHECK_CHAR_CONFIDENCE proves nothing either (one digit passes one misreading in ten, and a reader picks the
+ * reading that passes among several). The reader gives a character a check digit settles the confidence it has given
+ * that its field agrees with its digit (providers/local/mrz/decode.ts checkedConfidence), so a field unsure in one cell
+ * that its digit settles is sure, and one of several unsure cells is not. Only a zone read with per-character
+ * confidences: empty when every character the checks cover was read sure, or when there are none.
+ */
+export function unsurePassEvidence(r: ValidatorResult, reading: Reading): Unsure[] {
+  if (r.code !== 'mrz_checksums' || r.outcome !== 'passed') return [];
+  const mrz = reading.fields.mrz;
+  if (!mrz?.chars) return [];
+  const ev = r.evidence as { lines: string[]; checks: Array<{ name: string }> };
+  const text = String(mrz.value ?? '');
+  const conf = charsOf(mrz);
+  const at = new Set<number>();
+  for (const c of ev.checks ?? []) {
+    for (const i of mrzCheckPositions(ev.lines ?? [], c.name as MrzCheckName) ?? []) if (i < text.length && text[i] !== '\n' && conf[i] < CHECK_CHAR_CONFIDENCE) at.add(i);
+  }
+  const sorted = [...at].sort((a, b) => a - b);
+  return sorted.length ? [{ field: 'mrz', chars: sorted.map((i) => text[i]).join(''), confidence: Math.round(Math.min(...sorted.map((i) => conf[i])) * 100) / 100 }] : [];
+}
+
 /** Amount fields an invoice's arithmetic reads. */
 const AMOUNT_FIELDS = ['total_amount', 'tax_base', 'tax_amount', 'tax_rate', 'withholding_amount', 'subtotal', 'amount_due', 'tip_amount', 'discount_amount'];
 

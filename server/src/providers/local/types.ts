@@ -51,8 +51,9 @@ export interface MrzReading {
   repaired: number;
   /**
    * Per line, per character: 0..1, how sure the character finally kept is: its probability among the characters the
-   * position allows, or, for a character changed by a check-digit repair, given that the field agrees with its check
-   * digit (mrz/decode.ts). A character read confidently but contradicting its check digit keeps a high value.
+   * position allows, or, for a character covered by a check digit that passes (repaired or read so), given that the
+   * field agrees with its check digit (mrz/decode.ts checkedConfidence). A character read confidently but contradicting
+   * its check digit keeps a high value.
    */
   charConfidence: number[][];
   /** The whole zone, normalised to the page image. */

@@ -8,6 +8,7 @@
  * A plausibility gate (dates, sex, state codes, names, check digits that pass as read, confidence) keeps garbage out.
  */
 import { states } from 'mrz';
+import { CHECK_CHAR_CONFIDENCE } from '../../../validators/confidence.ts';
 import { mrzCheckDigit, parseMrz } from '../../../validators/mrz.ts';
 import { ALPHABET } from './features.ts';
 
@@ -173,6 +174,9 @@ function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string
     const p = probs[l][i];
     const cur = lines[l][i];
     const pc = p[ALPHABET.indexOf(cur)];
+    // a character read sure is never changed: a failing check digit that rests on it is evidence (the validators' rule,
+    // validators/confidence.ts), which a repair elsewhere in the field must not turn into a pass
+    if (pc >= CHECK_CHAR_CONFIDENCE) continue;
     // a letter of an alphanumeric field (document number, optional data) whose OCR-B digit twin the letter/digit
     // context ruled out may still become that digit when the check digit decides so (O->0, I->1, S->5, B->8...);
     // never the other way round (see REPAIR_MIN_P)
@@ -238,46 +242,73 @@ const TWINS: Record<string, string> = { '0': 'OQD', O: '0', Q: '0', D: '0', '1':
 const charValue = (ch: string): number => (ch === '<' ? 0 : ALPHABET.indexOf(ch));
 
 /**
- * How sure a character changed by a check-digit repair is: the probability of the final character at `pos` given the
- * cells of the check's field and its digit and that they agree (a genuine zone's digit matches its field), i.e. the
- * marginal of `pos` over every assignment of the field and the digit that passes, each position within its class.
- * Exact, by the distribution of the weighted sum mod 10 of the other positions. The classifier alone gives a
- * repaired character less than the character it preferred (that is why it was not picked at first); the check digit,
- * read confidently, is what makes the repair sure, and this says by how much.
+ * How sure each character of a field whose check digit passes is (a character changed by a check-digit repair
+ * included), by position (`line:index`, the digit's too): the probability of the final character given the cells of
+ * the check's field and its digit and that they agree (a genuine zone's digit matches its field), i.e. its marginal over
+ * every assignment of the field and the digit that passes, each position within its class. Exact, by the distribution
+ * of the weighted sum mod 10 of the other positions (from those before and after it). The check digit, read confidently on a field read confidently but
+ * for one cell, makes that cell sure (the classifier alone gives a repaired character less than the character it
+ * preferred); a digit that passes on a field of several unsure cells does not (one digit passes one misreading in ten,
+ * and more often among the hypotheses the reader chooses from): each cell stays about as unsure as it was read.
  */
-function repairedConfidence(probs: Float32Array[][], classes: string[][], c: CheckDef, pos: Pos, ch: string): number {
+function checkedConfidence(probs: Float32Array[][], classes: string[][], c: CheckDef, lines: string[][]): Map<string, number> {
   const W = [7, 3, 1];
+  // a cell's distribution within its class: the mass the classifier put on an OCR-B twin the class does not hold goes
+  // to the twin (a date's `O` is its `0`, as in the per-character confidence); the rest of the mass outside the class
+  // (ink over the cell) is spread evenly over the class, not in proportion (a half-covered 0 read 50 %, 45 % on
+  // letters is not a 97 % sure 0 by its class alone; only a check digit read surely can settle it)
   const within = (l: number, i: number, set: string) => {
     const p = probs[l][i];
-    let z = 0;
-    for (const x of set) z += p[ALPHABET.indexOf(x)];
-    return Array.from(set, (x) => [charValue(x), z > 0 ? p[ALPHABET.indexOf(x)] / z : 0] as const);
+    const q = Array.from(set, (x) => p[ALPHABET.indexOf(x)]);
+    let all = 0;
+    let spread = 0;
+    ALPHABET.split('').forEach((y, k) => {
+      all += p[k];
+      if (set.includes(y)) return;
+      const twins = Array.from(TWINS[y] ?? '').filter((x) => set.includes(x));
+      if (twins.length === 0) spread += p[k];
+      else for (const x of twins) q[set.indexOf(x)] += p[k] / twins.length;
+    });
+    return Array.from(set, (x, j) => [charValue(x), all > 0 ? (q[j] + spread / set.length) / all : 0] as const);
   };
-  // residue distribution of (sum of the other positions' weighted values - check digit) mod 10
-  let dist = new Float64Array(10);
-  dist[0] = 1;
-  const add = (terms: ReadonlyArray<readonly [number, number]>, weight: number) => {
-    const next = new Float64Array(10);
-    for (let r = 0; r < 10; r++) {
-      if (dist[r] === 0) continue;
-      for (const [v, q] of terms) next[(r + weight * v + 1000) % 10] += dist[r] * q;
-    }
-    dist = next;
-  };
-  let wPos = 0;
-  c.field.forEach(([l, i], k) => {
-    if (l === pos[0] && i === pos[1]) wPos = W[k % 3];
-    else add(within(l, i, classes[l][i]), W[k % 3]);
+  const mod = (x: number) => ((x % 10) + 10) % 10;
+  // the terms of (weighted sum of the field - check digit) mod 10, which is 0 when the digit agrees
+  const terms = [
+    ...c.field.map((pos, k) => ({ pos, w: W[k % 3], vals: within(pos[0], pos[1], classes[pos[0]][pos[1]]) })),
+    { pos: c.digit, w: -1, vals: within(c.digit[0], c.digit[1], DIGITS) },
+  ];
+  const residues = terms.map((t) => {
+    const d = new Float64Array(10);
+    for (const [v, q] of t.vals) d[mod(t.w * v)] += q;
+    return d;
   });
-  add(within(c.digit[0], c.digit[1], DIGITS), -1);
-  let num = 0;
-  let den = 0;
-  for (const [v, q] of within(pos[0], pos[1], classes[pos[0]][pos[1]])) {
-    const x = q * dist[(10 - ((wPos * v) % 10)) % 10];
-    den += x;
-    if (v === charValue(ch)) num += x;
-  }
-  return den > 0 ? num / den : 0;
+  const conv = (a: Float64Array, b: Float64Array) => {
+    const out = new Float64Array(10);
+    for (let r = 0; r < 10; r++) if (a[r] !== 0) for (let s = 0; s < 10; s++) out[(r + s) % 10] += a[r] * b[s];
+    return out;
+  };
+  const unit = new Float64Array(10);
+  unit[0] = 1;
+  // residue distributions of the terms before and after each one: the others' distribution is their convolution
+  const before = [unit];
+  for (const d of residues) before.push(conv(before[before.length - 1], d));
+  const after = new Array<Float64Array>(terms.length + 1);
+  after[terms.length] = unit;
+  for (let j = terms.length - 1; j >= 0; j--) after[j] = conv(residues[j], after[j + 1]);
+  const out = new Map<string, number>();
+  terms.forEach((t, j) => {
+    const others = conv(before[j], after[j + 1]);
+    const ch = charValue(lines[t.pos[0]][t.pos[1]]);
+    let num = 0;
+    let den = 0;
+    for (const [v, q] of t.vals) {
+      const x = q * others[mod(-t.w * v)];
+      den += x;
+      if (v === ch) num += x;
+    }
+    out.set(`${t.pos[0]}:${t.pos[1]}`, den > 0 ? num / den : 0);
+  });
+  return out;
 }
 
 function plausibleDate(s: string): boolean {
@@ -407,8 +438,10 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
       continue;
     }
     if ((rawCode.match(/\d/g) ?? []).length >= 2) {
-      // a field that clearly prints digits (seen on a Romanian card) is kept as printed
+      // a field that clearly prints digits (seen on a Romanian card) is kept as printed; on no list, it is as unsure as
+      // any unlisted code (ink over letters can read as digits too)
       sp.forEach(([l, i], k) => (lines[l][i] = rawCode[k]));
+      for (const [l, i] of sp) unknownCode.add(`${l}:${i}`);
       continue;
     }
     const lp = (code: string) => sp.reduce((t, [l, i], k) => t + ln(probs[l][i][ALPHABET.indexOf(code[k])]), 0);
@@ -449,10 +482,14 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   }
   const defs = checkDefs(format);
   const passedRaw = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
-  const byCheck = new Map<string, CheckDef>();
   const classes = classesOf(format);
-  for (const c of [...defs.individual, ...(defs.composite ? [defs.composite] : [])]) {
-    for (const pos of repairCheck(lines, probs, allowed, classes, c)) byCheck.set(`${pos[0]}:${pos[1]}`, c);
+  const allChecks = [...defs.individual, ...(defs.composite ? [defs.composite] : [])];
+  for (const c of allChecks) repairCheck(lines, probs, allowed, classes, c);
+  // the checks that pass in the end (repaired or as read), by the positions they cover (field and digit)
+  const checked = new Map<string, number>();
+  for (const c of allChecks) {
+    if (lines[c.digit[0]][c.digit[1]] === '<' || !checkPasses(lines, c)) continue;
+    for (const [k, q] of checkedConfidence(probs, classes, c, lines)) checked.set(k, Math.max(q, checked.get(k) ?? 0));
   }
   const passed = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const text = lines.map((l) => l.join(''));
@@ -460,8 +497,10 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   // Per-character confidence: how sure the character finally kept is. The classifier's probability of it, plus that
   // of its OCR-B twins that the position does not allow (a date holds digits: a cell read 70 % `O`, 22 % `0` is a
   // sure `0`); the rest of the mass is not redistributed (a half-covered digit read 56 % `7` and 40 % letters is not
-  // a sure `7`); the letter/digit context of number fields is a heuristic and does not count. A character changed by
-  // a check-digit repair: its probability given that the field agrees with its check digit (repairedConfidence).
+  // a sure `7`); the letter/digit context of number fields is a heuristic and does not count. A character covered by a
+  // check digit that passes (changed by a repair or read so): its probability given that the field agrees with its
+  // digit (checkedConfidence; the surest of the passing checks that cover it), so that a digit passing on a field of
+  // several unsure cells does not make them sure, and a field unsure in one cell that its digit settles is sure.
   const codeConf = new Map<string, number>();
   for (const sp of stateSpans) {
     const code = sp.map(([l, i]) => lines[l][i]).join('');
@@ -470,8 +509,8 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   const conf = lines.map((l, li) =>
     l.map((ch, i) => {
       if (ch !== raw[li][i]) repaired++;
-      const def = byCheck.get(`${li}:${i}`);
-      if (def) return Number(repairedConfidence(probs, classes, def, [li, i], ch).toFixed(4));
+      const settled = checked.get(`${li}:${i}`);
+      if (settled !== undefined) return Number(settled.toFixed(4));
       const known = codeConf.get(`${li}:${i}`);
       if (known !== undefined) return Number(known.toFixed(4));
       const p = probs[li][i];
