@@ -123,3 +123,11 @@ describe('whose VAT id', () => {
     expect(fields(lines).issuer_tax_id?.value).toBe('ATU11122233');
   });
 });
+
+describe('currencies glued to their amounts', () => {
+  it('reads a total printed with a koruna, krona or Singapore-dollar sign glued to it', () => {
+    expect(fields(left(['Invoice num.: 77', 'Item 2 Kč10.00 Kč20.00', 'Total: Kč20.00'])).total_amount?.value).toBe(20);
+    expect(fields(left(['Faktura', 'Fakturanummer: 12', 'Summa att betala 300,00 SEK'])).total_amount?.value).toBe(300);
+    expect(fields(left(['Tax Invoice No: 5', 'Total S$12.50'])).total_amount?.value).toBe(12.5);
+  });
+});
