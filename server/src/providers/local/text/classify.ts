@@ -56,6 +56,8 @@ const EXTRA_INVOICE_PHRASES = [
   'faktura', 'faktura vat', 'numer faktury', 'nr faktury', 'data wystawienia', 'sprzedawca', 'nabywca', 'do zaplaty', 'razem do zaplaty',
   'kwota naleznosci', 'faktura cislo', 'danovy doklad', 'fattura n', 'numero documento', 'fatura n', 'data de vencimento',
   'rechnung nr', 'leistungsdatum', 'invoice no', 'invoice id',
+  // Finnish and Scandinavian invoices: invoice, invoice number, due date, amount to pay, VAT.
+  'lasku', 'laskun nro', 'laskunumero', 'erapaiva', 'maksettava', 'alv', 'fakturanummer', 'fakturadatum', 'forfallodag', 'att betala', 'fakturadato', 'forfaldsdato', 'at betale', 'moms',
   // Chinese VAT invoices (fapiao): invoice, invoice number, date of issue, total with tax, seller, buyer.
   '发票', '增值税', '发票号码', '开票日期', '价税合计', '销售方', '购买方',
 ];

@@ -64,17 +64,19 @@ interface Candidate {
 const L = {
   total_strong: [
     'total ttc', 'montant ttc', 'total a payer', 'somme a payer', 'net a payer', 'montant a payer', 'total amount due',
-    'amount due', 'balance due', 'total due', 'grand total', 'invoice total', 'total for this invoice', 'total incl\\.?',
+    'amount ?due', 'balance ?due', 'total ?due', 'grand ?total', 'invoice ?total', 'total for this invoice', 'total incl\\.?',
     'totaal incl\\.?', 'te betalen', 'totaalbedrag', 'factuur totaal', 'factuurbedrag', 'gesamtbetrag', 'rechnungsbetrag',
     'endbetrag', 'zu zahlen', 'zahlbetrag', 'bruttobetrag', 'gesamtsumme', 'total factura', 'importe total', 'total a pagar',
     'total importe', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'valor total', 'total da fatura',
-    'total a liquidar', 'amount payable', 'total payable', 'total amount', 'saldo adeudado', 'importe adeudado', 'saldo a pagar',
+    'total a liquidar', 'amount payable', 'total payable', 'total ?amount', 'saldo adeudado', 'importe adeudado', 'saldo a pagar',
     'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
     'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
-    'rechnungssumme', 'bruttosumme', 'total general', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
+    'rechnungssumme', 'bruttosumme', 'total general',
+    // Finnish, Swedish, Danish, Norwegian: `Maksettava`, `Att betala`, `At betale`, `Å betale`.
+    'maksettava( yhteensa)?', 'loppusumma', 'att betala', 'summa att betala', 'at betale', 'a betale', 'totalbelob', 'totalbelop', 'fakturabelopp', 'fakturabelob', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
     '价税合计', '合计金额', '应付金额', '总计',
   ],
-  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem'],
+  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
@@ -94,16 +96,17 @@ const L = {
     'data (della )?fattura', 'data de emissao', 'data da fatura', 'data emissao', 'issue date', 'date of issue', 'date issued',
     'issued on', 'billing date', 'invoice dt', 'beleg-?datum', 'data wystawienia', 'data faktury', 'datum vystaveni', 'data do documento',
     'data documento', 'fecha de factura', 'fecha expedicion', 'ausstellungsdatum', 'datum der rechnung', 'issuing date', 'date of invoice', '开票日期', '发票日期',
-    'date de facturation', 'data (di )?emissione', 'rechnungs-datum', 'issued',
+    'date de facturation', 'data (di )?emissione', 'rechnungs-datum', 'issued', 'invoicedate',
+    'laskun paivamaara', 'laskutuspaivamaara', 'laskutuspaiva', 'fakturadatum', 'fakturadato',
   ],
-  issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated', '日期'],
+  issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated', 'paivamaara', 'pvm', 'dato', '日期'],
   date_exclude:
     /(due|echeance|vervaldatum|vencimiento|scadenza|vencimento|fallig|order|bestel|commande|pedido|limite|check.?in|check.?out|naissance|birth|nacimiento|geboorte|geburt|livraison|delivery|lieferung|leverdatum|entrega|periode|period|start|end|from|until|valid|prelevement|expir)/,
   due_date: [
     'due date', 'date due', 'payment due', 'due on', 'vervaldatum', 'uiterste betaaldatum', 'echeance', 'date d.?echeance',
     'date limite de paiement', 'a payer avant le', 'falligkeitsdatum', 'fallig am', 'zahlbar bis', 'fecha de vencimiento',
     'vencimiento', 'scadenza', 'data di scadenza', 'data de vencimento', 'data limite( de pagamento)?', 'pay by', 'bis zum',
-    'termin platnosci', 'datum splatnosti',
+    'termin platnosci', 'datum splatnosti', 'erapaiva', 'forfallodag', 'forfallodatum', 'forfaldsdato', 'forfallsdato', 'betalingsfrist',
   ],
   invoice_number: [
     // OCR reads `INVOICE NO` as `INV0ICE N0`, `1NVOICE NO`.
@@ -118,6 +121,7 @@ const L = {
     'tax invoice no\\.?', 'document no\\.?', 'numer faktury', 'nr faktury', 'faktura( vat)? (nr|numer)', 'cislo faktury',
     'faktura cislo', 'n[°o.]? (do )?documento', 'numero (do )?documento', 'fattura (nr\\.?|numero)', 'rechnung( nr\\.?|-nr\\.?)',
     'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)',
+    'laskun (numero|nro\\.?|nr\\.?)', 'laskunumero', 'laskunro', 'fakturanummer', 'fakturanr\\.?', 'faktura ?nr\\.?', 'fakturanumero',
   ],
   /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
   number_weak: [
@@ -127,7 +131,7 @@ const L = {
     'numero', 'number', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
   number_weak_exclude:
     /(tel|phone|fax|mobile|account|acct|konto|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
-  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'tax invoice', 'credit note', 'vendor bill', 'bill'],
+  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'lasku', 'tax invoice', 'credit note', 'vendor bill', 'bill'],
   customer: [
     'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
     'destinatario', 'buyer', 'acheteur', 'guest name', 'nom de l.?abonne', 'factuuradres', 'rechnungsempfanger',
@@ -627,6 +631,13 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
   for (const line of ctx.lines) {
     for (const m of line.fold.matchAll(re)) {
       const after = line.text.slice(m.index! + m[0].length);
+      // A sequence number over its year, spaced or not (`Fattura 2 / 2024`, `Faktura FV 7/2021`): the usual numbering
+      // of Italian, Spanish and Polish invoices; the spaces are layout, not part of the id.
+      const ny = /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*((?:[A-Z]{1,4}[ -]?)?\d{1,7} ?[/-] ?(?:19|20)\d{2})(?=\s|$)/u.exec(after);
+      if (ny && /\s/.test(ny[1])) {
+        const s = m.index! + m[0].length + ny[0].length - ny[1].length;
+        return { value: ny[1].replace(/ ?([/-]) ?/, '$1'), confidence: 0.7, line, box: spanBox(line, s, s + ny[1].length), priority: 2 };
+      }
       const mm = /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38}[A-Za-z0-9])(?=\s|$)/u.exec(after);
       if (!mm || !/\d/.test(mm[1])) continue;
       const s = m.index! + m[0].length + mm[0].length - mm[1].length;
@@ -869,6 +880,13 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
   const headings = new Set(blocks.map((b) => b.from - 1));
   const issuer: Array<Candidate & { rank: number }> = [];
   const customer: Array<Candidate & { rank: number }> = [];
+  // The letterhead: the first page's first line when it is a company name with its legal form. An id printed in a
+  // block under a repeat of that name (the footer's `Acme GmbH / street / VAT id`) is the issuer's, even when the
+  // customer's address block, with its own id and no heading, comes first on the page (a letter's window layout).
+  const head = ctx.lines[0];
+  const headName = head && LEGAL_FORM.test(head.text) && head.text.split(/\s+/).length <= 6 ? head.fold.trim() : null;
+  const underHead = (line: Line) =>
+    headName !== null && line.index > 0 && ctx.lines.slice(Math.max(1, line.index - 4), line.index + 1).some((l) => l.page === line.page && l.fold.trim() === headName);
   for (const line of ctx.lines) {
     for (const id of ctx.ids[line.index]) {
       if (id.kind === 'fr_siren' || id.kind === 'fr_siret') continue; // company numbers, not tax ids
@@ -881,9 +899,10 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
       CUSTOMER_RE.lastIndex = 0;
       const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context);
       CUSTOMER_RE.lastIndex = 0;
-      const isCustomer = block ? block.party === 'customer' : customerWords;
+      const own = !block && underHead(line);
+      const isCustomer = block ? block.party === 'customer' : customerWords && !own;
       const checked = id.checked !== false;
-      const cand = { value: id.value, confidence: checked ? (block ? 0.8 : 0.7) : 0.5, line, box, priority: 2, rank: (checked ? 0 : 2) + (block ? 0 : 1) };
+      const cand = { value: id.value, confidence: checked ? (block ? 0.8 : 0.7) : 0.5, line, box, priority: 2, rank: (checked ? 0 : 2) + (block ? 0 : own ? 0.5 : 1) };
       (isCustomer ? customer : issuer).push(cand);
     }
   }

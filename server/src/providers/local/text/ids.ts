@@ -59,7 +59,7 @@ const IT_PIVA_RE = /(?:P\.?\s?IVA|Partita\s+IVA)\s*[:.]?\s*(?:IT\s?)?(\d{11})(?!
  * VAT-shaped token: two letters of a country then 7-13 digits or capitals with at least 6 digits.
  */
 const LABELLED_RE =
-  /(?<![\p{L}])(?:VAT|TVA|IVA|BTW|MwSt|MWST|USt|UST|UID|NIF|CIF|NIPC|NIP|GST|ABN|Tax|TAX|Steuer)(?:[-. ]?(?:IdNr|Id|ID|No|NO|Nr|NR|Number|number|Reg\w*|reg\w*|n[°º]|Nº|#))*\.?\s*[:#]?\s*([A-Z]{2}U?[ -]?[0-9A-Z]{7,13})(?![A-Za-z0-9])/gu;
+  /(?<![\p{L}])(?:VAT|TVA|IVA|BTW|MwSt|MWST|USt|UST|UID|NIF|CIF|NIPC|NIP|GST|ABN|Tax|TAX|Steuer)(?:[-. ]{0,2}(?:IdNr|Id|ID|No|NO|Nr|NR|Number|number|Reg\w*|reg\w*|n[°º]|Nº|#))*\.?\s*[:#]?\s*([A-Z]{2}U?[ -]?[0-9A-Z]{7,13})(?![A-Za-z0-9])/gu;
 /**
  * A VAT label with its own number word (`VAT Reg No`, `VAT number`, `Tax ID`, `GST No`, `ABN`) then digits only
  * (8 to 12, grouped or not): a national number printed without its country prefix (`VAT Reg No: 123 4567 89`).
@@ -124,10 +124,19 @@ export function findTaxIds(text: string): IdMatch[] {
   const out: IdMatch[] = [];
   const taken = (s: number, e: number) => out.some((o) => s < o.end && e > o.start);
   for (const m of text.matchAll(VAT_RE)) {
-    const r = checkEuVat(`${m[1]}${m[2]}`);
+    // The pattern takes spaced groups greedily, so a word printed after the id (`DE 232 446 240 SWIFT ...` in a
+    // footer's columns) joins it: the longest prefix that ends at a space or point and passes the checksum is the id.
+    let body = m[2];
+    let r = checkEuVat(`${m[1]}${body}`);
+    while (!r.valid) {
+      const cut = Math.max(body.lastIndexOf(' '), body.lastIndexOf('.'));
+      if (cut < 7) break;
+      body = body.slice(0, cut);
+      r = checkEuVat(`${m[1]}${body}`);
+    }
     if (!r.valid) continue;
     const cc = m[1] === 'ATU' ? 'AT' : m[1];
-    out.push({ value: r.normalized, kind: 'eu_vat', country: ISO2_TO_3[cc] ?? null, start: m.index!, end: m.index! + m[0].length });
+    out.push({ value: r.normalized, kind: 'eu_vat', country: ISO2_TO_3[cc] ?? null, start: m.index!, end: m.index! + m[0].length - (m[2].length - body.length) });
   }
   for (const m of text.matchAll(ES_NIF_RE)) {
     const s = m.index!;

@@ -214,6 +214,18 @@ const CURRENCY_TOKENS: Array<[RegExp, string]> = [
   [/^(cad|c\$)$/, 'CAD'],
   [/^(aud|a\$)$/, 'AUD'],
   [/^(rm|myr)$/, 'MYR'],
+  // Central European and Nordic currencies (`Kč` folds to `kc`), and a few others invoices print as a symbol or code.
+  [/^(kc|czk)$/, 'CZK'],
+  [/^(huf)$/, 'HUF'],
+  [/^(sek)$/, 'SEK'],
+  [/^(nok)$/, 'NOK'],
+  [/^(dkk)$/, 'DKK'],
+  [/^(ron)$/, 'RON'],
+  [/^(sgd|s\$)$/, 'SGD'],
+  [/^(hkd|hk\$)$/, 'HKD'],
+  [/^(nzd|nz\$)$/, 'NZD'],
+  [/^(zar)$/, 'ZAR'],
+  [/^(aed)$/, 'AED'],
 ];
 function currencyOf(tok: string | undefined): string | null {
   if (!tok) return null;
@@ -221,7 +233,7 @@ function currencyOf(tok: string | undefined): string | null {
   return null;
 }
 
-const CUR = String.raw`(?:us\$|r\$|c\$|a\$|€|\$|£|₹|rs\.?|inr|eur|euros?|usd|gbp|chf|pln|zł|zl|brl|mxn|cad|aud|rm|myr)`;
+const CUR = String.raw`(?:us\$|r\$|c\$|a\$|s\$|hk\$|nz\$|€|\$|£|₹|rs\.?|inr|eur|euros?|usd|gbp|chf|pln|zł|zl|brl|mxn|cad|aud|rm|myr|kc|czk|huf|sek|nok|dkk|ron|sgd|hkd|nzd|zar|aed)`;
 const amountRe = (digits: string) =>
   new RegExp(
     String.raw`(?<![\p{L}\p{N}.,/-])(\()?(-\s?)?(?:(${CUR})\s?)?(-\s?)?(${digits})(?![\p{N}]|[.,/:]\p{N}|[-]\p{N})\)?(\s?%)?(?:\s?(${CUR})(?![\p{L}]|\s?-?\d))?`,
