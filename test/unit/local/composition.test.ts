@@ -158,6 +158,28 @@ describe('text documents through the composition', () => {
     expect(r.providers.map((p) => p.name)).toEqual(['local-pdf-text', 'local-rules']);
     expect(r.warnings).not.toContain('language_mismatch');
   }, 60_000);
+
+  it('a text PDF is not queued behind page-OCR readings: PDFs have their own lane', async () => {
+    const one = createLocalProvider({ ...ALL, concurrency: 1 })!;
+    const pdf = await textPdf(['INVOICE', 'Invoice number: INV-7', 'Date: 2026-03-15', 'Total: 42.00 EUR']);
+    await one.read(input(pdf, { mime: 'application/pdf' })); // pdf.js loaded
+    const page = new Uint8Array(fs.readFileSync(path.join(DOCS, 'invoices/invoice2data/AmazonWebServices.png')));
+    const order: string[] = [];
+    const note = (name: string) => (r: { failure: unknown }) => {
+      order.push(name);
+      return r;
+    };
+    // Two page-OCR readings take the one page-lane slot in turn; the text PDF, sent after them, does not wait.
+    const readings = [
+      one.read(input(page, { mime: 'image/png' })).then(note('page 1')),
+      one.read(input(page, { mime: 'image/png' })).then(note('page 2')),
+      one.read(input(pdf, { mime: 'application/pdf' })).then(note('pdf')),
+    ];
+    const [a, b, c] = await Promise.all(readings);
+    expect([a.failure, b.failure, c.failure]).toEqual([null, null, null]);
+    expect(order.indexOf('pdf')).toBeLessThan(order.indexOf('page 2'));
+    expect(order.indexOf('page 1')).toBeLessThan(order.indexOf('page 2'));
+  }, 120_000);
 });
 
 describe('language_mismatch', () => {
