@@ -158,6 +158,48 @@ describe('text documents through the composition', () => {
     expect(r.providers.map((p) => p.name)).toEqual(['local-pdf-text', 'local-rules']);
     expect(r.warnings).not.toContain('language_mismatch');
   }, 60_000);
+
+  it('a text PDF is not queued behind page-OCR readings: PDFs have their own lane', async () => {
+    const one = createLocalProvider({ ...ALL, concurrency: 1 })!;
+    const pdf = await textPdf(['INVOICE', 'Invoice number: INV-7', 'Date: 2026-03-15', 'Total: 42.00 EUR']);
+    await one.read(input(pdf, { mime: 'application/pdf' })); // pdf.js loaded
+    const page = new Uint8Array(fs.readFileSync(path.join(DOCS, 'invoices/invoice2data/AmazonWebServices.png')));
+    const order: string[] = [];
+    const note = (name: string) => (r: { failure: unknown }) => {
+      order.push(name);
+      return r;
+    };
+    // Two page-OCR readings take the one page-lane slot in turn; the text PDF, sent after them, does not wait.
+    const readings = [
+      one.read(input(page, { mime: 'image/png' })).then(note('page 1')),
+      one.read(input(page, { mime: 'image/png' })).then(note('page 2')),
+      one.read(input(pdf, { mime: 'application/pdf' })).then(note('pdf')),
+    ];
+    const [a, b, c] = await Promise.all(readings);
+    expect([a.failure, b.failure, c.failure]).toEqual([null, null, null]);
+    expect(order.indexOf('pdf')).toBeLessThan(order.indexOf('page 2'));
+    expect(order.indexOf('page 1')).toBeLessThan(order.indexOf('page 2'));
+  }, 120_000);
+
+  it('a scanned PDF (no text layer) still has its page read by the image readers, under a page-lane slot', async () => {
+    const one = createLocalProvider({ ...ALL, concurrency: 1 })!;
+    const PDFDocument = (await import('pdfkit')).default;
+    const doc = new PDFDocument({ size: 'A4', margin: 0 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    const done = new Promise<void>((r) => doc.on('end', () => r()));
+    doc.image(path.join(DOCS, 'invoices/invoice2data/AmazonWebServices.png'), 0, 0, { fit: [595, 842] });
+    doc.end();
+    await done;
+    const pdf = new Uint8Array(Buffer.concat(chunks));
+    const page = new Uint8Array(fs.readFileSync(path.join(DOCS, 'invoices/invoice2data/AmazonWebServices.png')));
+    const [image, scanned] = await Promise.all([one.read(input(page, { mime: 'image/png' })), one.read(input(pdf, { mime: 'application/pdf' }))]);
+    expect(image.failure).toBeNull();
+    expect(scanned.failure).toBeNull();
+    expect(scanned.providers.map((p) => p.name)).toContain('local-ocr');
+    expect(image.document?.type).toMatch(/invoice/);
+    expect(scanned.document?.type).toBe(image.document?.type);
+  }, 120_000);
 });
 
 describe('language_mismatch', () => {

@@ -94,10 +94,15 @@ export interface LocalProviderOptions {
 /** The live provider of the local readers, or null when the configuration leaves none (live mode is then 503). */
 export function createLocalProvider(opts: LocalProviderOptions): Provider | null {
   if (opts.readers.size === 0) return null;
-  const limiter = new Limiter(opts.concurrency);
+  // Two lanes of `concurrency` readings each. Images (page OCR: seconds of CPU and hundreds of MB each) take the page
+  // lane; PDFs take their own lane, so that a text PDF (0.1 s) does not wait behind page-OCR readings, and the pages
+  // of a PDF that need rendering and page OCR take a page-lane slot for that part: the pixels in memory stay bounded
+  // by the page lane as before.
+  const pages = new Limiter(opts.concurrency);
+  const pdfs = new Limiter(opts.concurrency);
   return {
     name: 'local',
-    read: (input) => limiter.run(() => readLocally(input, opts)),
+    read: (input) => (input.mime === 'application/pdf' ? pdfs.run(() => readLocally(input, opts, pages)) : pages.run(() => readLocally(input, opts, null))),
   };
 }
 
@@ -145,7 +150,10 @@ interface Evidence {
   rotated: Map<number, boolean>;
 }
 
-async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadInput, opts: LocalProviderOptions, used: Map<string, ProviderInfo>): Promise<Evidence> {
+/**
+ * `pageLane`: the page lane a PDF's rendered pages are read under (null when the reading already holds a slot of it).
+ */
+async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadInput, opts: LocalProviderOptions, used: Map<string, ProviderInfo>, pageLane: Limiter | null): Promise<Evidence> {
   const log = opts.logger;
   const on = (r: LocalReaderName) => opts.readers.has(r);
   const scale = opts.budgetScale ?? 1;
@@ -165,6 +173,8 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     return value;
   };
   const images: PageImage[] = [];
+  /** Renders the PDF's pages without text, when it has some to read: done under a page-lane slot. */
+  let render: (() => Promise<void>) | null = null;
   if (input.mime === 'application/pdf') {
     const content = on('text') ? await run('pdf', budget.pdf, () => m.readPdf(input.bytes, { maxPages: input.pages })) : null;
     let scanned = Array.from({ length: Math.min(input.pages, MAX_SCANNED_PAGES) }, (_, i) => i + 1);
@@ -179,11 +189,13 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
       scanned = content.pages.filter((p) => !p.hasText).map((p) => p.page).slice(0, MAX_SCANNED_PAGES);
     }
     // Pages without text are rendered and read as images, unless an embedded invoice already says everything.
-    if ((on('mrz') || on('pdf417') || on('ocr')) && !ev.xml?.isInvoice) {
-      for (const page of scanned) {
-        const raw = await attempt(log, 'render', budget.render, () => m.renderPdfPage(input.bytes, page, { maxSide: MAX_READ_SIDE }));
-        if (raw) images.push(await m.pageImageFromRgba(raw, page));
-      }
+    if ((on('mrz') || on('pdf417') || on('ocr')) && !ev.xml?.isInvoice && scanned.length > 0) {
+      render = async () => {
+        for (const page of scanned) {
+          const raw = await attempt(log, 'render', budget.render, () => m.renderPdfPage(input.bytes, page, { maxSide: MAX_READ_SIDE }));
+          if (raw) images.push(await m.pageImageFromRgba(raw, page));
+        }
+      };
     }
   } else {
     // Intake has already decoded this image once: a failure here is unexpected, and the reading fails honestly.
@@ -222,39 +234,45 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     return lines;
   };
 
-  for (const image of images) {
-    const page: PageEvidence = { image, mrz: null, pdf417: null, lines: [], warnings: [] };
-    // A page of a till receipt's shape (no MRZ document or card is this tall) is read first: when its text says
-    // receipt or invoice, the zone and barcode searches (up to a second of CPU on a receipt) are not run.
-    let early: { lines: TextLine[] | null } | null = null;
-    if (on('ocr') && (on('mrz') || on('pdf417')) && image.height >= TALL_PAGE * image.width) early = { lines: await readText(image) };
-    const zones = !early?.lines || !saysReceiptOrInvoice(m, early.lines);
-    if (on('mrz') && zones) {
-      page.mrz = await run('mrz', budget.mrz, () => m.readMrz(image));
-      used.set('mrz', R.mrz);
-    }
-    if (!page.mrz && on('pdf417') && zones) {
-      const found = await run('pdf417', budget.pdf417, () => m.readPdf417Pixels(image));
-      used.set('pdf417', R.pdf417);
-      if (found) page.pdf417 = found;
-    }
-    // Identity documents are printed in colour: a grey one is a photocopy or a grey scan.
-    const idEvidence = page.mrz !== null || page.pdf417 !== null;
-    const quality = await attempt(log, 'quality', budget.decode, async () =>
-      m.assessQuality(image, { mrzBoxes: page.mrz ? [page.mrz.bbox] : [], colourDocument: idEvidence }),
-    );
-    if (quality) page.warnings.push(...quality.warnings);
-    // No zone to read: the page's text is what classifies it (and what the rules extract from).
-    // (The text read first is dropped when a zone or barcode was found after all: the reading is what it was.)
-    if (!page.mrz && !page.pdf417 && on('ocr')) {
-      const lines = early ? early.lines : await readText(image);
-      if (lines) {
-        page.lines = lines;
-        ev.lines.push(...lines);
+  const readPages = async (): Promise<void> => {
+    if (render) await render();
+    for (const image of images) {
+      const page: PageEvidence = { image, mrz: null, pdf417: null, lines: [], warnings: [] };
+      // A page of a till receipt's shape (no MRZ document or card is this tall) is read first: when its text says
+      // receipt or invoice, the zone and barcode searches (up to a second of CPU on a receipt) are not run.
+      let early: { lines: TextLine[] | null } | null = null;
+      if (on('ocr') && (on('mrz') || on('pdf417')) && image.height >= TALL_PAGE * image.width) early = { lines: await readText(image) };
+      const zones = !early?.lines || !saysReceiptOrInvoice(m, early.lines);
+      if (on('mrz') && zones) {
+        page.mrz = await run('mrz', budget.mrz, () => m.readMrz(image));
+        used.set('mrz', R.mrz);
       }
+      if (!page.mrz && on('pdf417') && zones) {
+        const found = await run('pdf417', budget.pdf417, () => m.readPdf417Pixels(image));
+        used.set('pdf417', R.pdf417);
+        if (found) page.pdf417 = found;
+      }
+      // Identity documents are printed in colour: a grey one is a photocopy or a grey scan.
+      const idEvidence = page.mrz !== null || page.pdf417 !== null;
+      const quality = await attempt(log, 'quality', budget.decode, async () =>
+        m.assessQuality(image, { mrzBoxes: page.mrz ? [page.mrz.bbox] : [], colourDocument: idEvidence }),
+      );
+      if (quality) page.warnings.push(...quality.warnings);
+      // No zone to read: the page's text is what classifies it (and what the rules extract from).
+      // (The text read first is dropped when a zone or barcode was found after all: the reading is what it was.)
+      if (!page.mrz && !page.pdf417 && on('ocr')) {
+        const lines = early ? early.lines : await readText(image);
+        if (lines) {
+          page.lines = lines;
+          ev.lines.push(...lines);
+        }
+      }
+      ev.pages.push(page);
     }
-    ev.pages.push(page);
-  }
+  };
+  // Only a PDF with pages to render takes a page-lane slot; a text PDF is read without one.
+  if (render && pageLane) await pageLane.run(readPages);
+  else await readPages();
   return ev;
 }
 
@@ -344,12 +362,12 @@ function wantedFields(entry: CatalogueEntry | undefined, extract: ReadInput['ext
   return props && typeof props === 'object' ? Object.keys(props) : [];
 }
 
-async function readLocally(input: ReadInput, opts: LocalProviderOptions): Promise<Reading> {
+async function readLocally(input: ReadInput, opts: LocalProviderOptions, pageLane: Limiter | null): Promise<Reading> {
   const started = performance.now();
   const m = await readers();
   const R = describe(m, opts.ocrLanguages);
   const used = new Map<string, ProviderInfo>();
-  const ev = await gather(m, R, input, opts, used);
+  const ev = await gather(m, R, input, opts, used, pageLane);
   const warnings = new Set<Warning>(ev.pages.flatMap((p) => p.warnings));
   const base = { visual: { signed: null, stamped: null }, mode: 'ocr+llm' as const };
   const done = (r: Omit<Reading, 'visual' | 'mode' | 'providers' | 'latencyMs'>): Reading => ({

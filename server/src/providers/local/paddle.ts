@@ -53,8 +53,8 @@ const REC_MAX_WIDTH = 1600;
 const REC_STRIDE = 8;
 /** Boxes read below this mean probability are dropped (PaddleOCR's `drop_score`). */
 const DROP_SCORE = 0.5;
-/** Detection input: the longer side at most this many pixels (PaddleOCR's `det_limit_side_len` for documents). */
-const DET_MAX_SIDE = 1280;
+/** Detection input: the longer side at most this many pixels (PaddleOCR's default `det_limit_side_len`; 1,280 read the tune split no better, for more CPU and memory: bench/results/reading-speed.md). */
+const DET_MAX_SIDE = 960;
 
 let engine: Promise<Engine> | null = null;
 let idleTimer: NodeJS.Timeout | undefined;
