@@ -14,7 +14,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { adminQuery } from '../support/postgres-admin.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtures } from '../support/files.ts';
 import { startS3rver, TEST_BUCKET, type TestS3 } from '../support/s3rver.ts';
@@ -41,15 +41,7 @@ describe.skipIf(!BASE)('two server processes on one PostgreSQL and one S3 store'
   let b: Proc; // HTTP and the worker
   let key = '';
 
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: BASE });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
+  const admin = (sql: string) => adminQuery(BASE!, sql);
 
   /** The documented variables of one process of an N-process deployment. */
   const env = (name: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({

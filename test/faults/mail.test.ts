@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
+import { adminQuery } from '../support/postgres-admin.ts';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, RETENTION_DEFAULTS } from '../../server/src/config.ts';
@@ -165,15 +166,7 @@ describe.skipIf(!BASE)('two server processes on one PostgreSQL, one SMTP server 
   const children: ChildProcess[] = [];
   const smtp = new Smtp();
   let dbUrl = '';
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: BASE });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
+  const admin = (sql: string) => adminQuery(BASE!, sql);
   const start = (name: string): Promise<{ url: string; key?: string }> =>
     new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ['server/src/main.ts'], {

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { adminQuery } from '../support/postgres-admin.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
 import { fixtures } from '../support/files.ts';
@@ -43,15 +44,7 @@ describe.skipIf(!BASE)('dependencies away under load: PostgreSQL and S3 behind a
   let server: RunningServer;
   let key = '';
 
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: BASE });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
+  const admin = (sql: string) => adminQuery(BASE!, sql);
 
   const call = async (method: string, route: string, opts: { json?: unknown; body?: FormData } = {}) => {
     const headers: Record<string, string> = { Authorization: `Bearer ${key}` };

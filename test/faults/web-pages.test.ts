@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { adminQuery } from '../support/postgres-admin.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient, PASSWORD } from '../support/dashboard.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
@@ -30,15 +30,7 @@ describe.skipIf(!BASE)('web pages while PostgreSQL is away (through the fault pr
   let dashboard: DashboardClient;
   let token = '';
 
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: BASE });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
+  const admin = (sql: string) => adminQuery(BASE!, sql);
   const direct = () => {
     const u = new URL(BASE!);
     u.pathname = `/${dbName}`;

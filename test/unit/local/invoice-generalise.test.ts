@@ -10,25 +10,8 @@ import { classifyText } from '../../../server/src/providers/local/text/classify.
 import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
 import { findTaxIds } from '../../../server/src/providers/local/text/ids.ts';
 import type { TextLine } from '../../../server/src/providers/local/types.ts';
+import { left, page } from './support-text.ts';
 
-const CHAR = 0.009;
-function page(rows: Array<Array<[number, string]>>, opts: { top?: number; step?: number } = {}): TextLine[] {
-  const top = opts.top ?? 0.05;
-  const step = opts.step ?? 0.025;
-  return rows.map((cells, i) => {
-    const y0 = top + i * step;
-    const words: NonNullable<TextLine['words']> = [];
-    for (const [x0, text] of cells) {
-      let x = x0;
-      for (const w of text.split(' ').filter(Boolean)) {
-        words.push({ text: w, bbox: [x, y0, x + CHAR * w.length, y0 + 0.014], confidence: 1 });
-        x += CHAR * (w.length + 1);
-      }
-    }
-    return { page: 1, text: words.map((w) => w.text).join(' '), bbox: [Math.min(...words.map((w) => w.bbox[0])), y0, Math.max(...words.map((w) => w.bbox[2])), y0 + 0.014], words, confidence: 1 };
-  });
-}
-const left = (rows: string[]) => page(rows.map((r) => [[0.05, r]]));
 const invoice = getEntry('invoice')!;
 const fields = (lines: TextLine[]) => extractFields(invoice, lines, []);
 

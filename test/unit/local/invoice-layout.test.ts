@@ -12,36 +12,7 @@ import { findTaxIds } from '../../../server/src/providers/local/text/ids.ts';
 import { findAmounts, prepareLines } from '../../../server/src/providers/local/text/normalize.ts';
 import { isTill, receiptTotal, tillLayout } from '../../../server/src/providers/local/text/receipt.ts';
 import type { TextLine } from '../../../server/src/providers/local/types.ts';
-
-const CHAR = 0.009;
-/**
- * A page of rows; each row is a list of cells placed at an x (0..1): `[[0.05, 'Seller'], [0.55, 'Buyer']]`. Words get
- * boxes from their position, so columns line up across rows as on a printed page.
- */
-function page(rows: Array<Array<[number, string]>>, opts: { top?: number; step?: number; confidence?: number } = {}): TextLine[] {
-  const top = opts.top ?? 0.05;
-  const step = opts.step ?? 0.025;
-  return rows.map((cells, i) => {
-    const y0 = top + i * step;
-    const words: NonNullable<TextLine['words']> = [];
-    for (const [x0, text] of cells) {
-      let x = x0;
-      for (const w of text.split(' ').filter(Boolean)) {
-        words.push({ text: w, bbox: [x, y0, x + CHAR * w.length, y0 + 0.014], confidence: opts.confidence ?? 1 });
-        x += CHAR * (w.length + 1);
-      }
-    }
-    return {
-      page: 1,
-      text: words.map((w) => w.text).join(' '),
-      bbox: [Math.min(...words.map((w) => w.bbox[0])), y0, Math.max(...words.map((w) => w.bbox[2])), y0 + 0.014],
-      words,
-      confidence: opts.confidence ?? 1,
-    };
-  });
-}
-/** One cell per row, at the left margin. */
-const left = (rows: string[], opts?: Parameters<typeof page>[1]) => page(rows.map((r) => [[0.05, r]]), opts);
+import { left, page } from './support-text.ts';
 
 const invoice = getEntry('invoice')!;
 const receipt = getEntry('payment_receipt')!;

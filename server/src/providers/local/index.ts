@@ -204,16 +204,22 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
   }
 
   const timeoutMs = scale === 1 ? undefined : m.OCR_PAGE_BUDGET_MS * scale;
+  /** Page OCR of `page` (downscaled for the engine) by one engine, under the OCR budget. */
+  const ocr = (page: () => Promise<PageImage>, engine: 'paddle' | 'tesseract') =>
+    run('ocr', budget.ocr, async () => m.ocrPage(await page(), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine }));
   const readText = async (image: PageImage): Promise<TextLine[] | null> => {
     const engine = ocrEngineFor(opts.ocrEngine ?? 'auto', input.mime, image);
-    const lines = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine }));
+    // downscaled once, for tesseract and for PP-OCR's second look
+    let shrunk: Promise<PageImage> | undefined;
+    const small = () => (shrunk ??= m.shrinkPage(image, OCR_MAX_SIDE));
+    const lines = await ocr(small, engine);
     used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
     // A landscape photo tesseract read into nothing sure (a landscape invoice, a Chinese VAT invoice: tesseract has
     // no Chinese) is read again by PP-OCR, whose reading is kept only when it says receipt or invoice (so the
     // ID-card path, where tesseract's spaces matter, keeps tesseract's).
     // (Also when tesseract ran past its budget on such a photo: its text is not worth waiting for twice.)
     if (engine === 'tesseract' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf' && (!lines || !saysSomething(m, lines))) {
-      const again = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(image, OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine: 'paddle' }));
+      const again = await ocr(small, 'paddle');
       if (again && saysReceiptOrInvoice(m, again)) {
         used.set('ocr', R.ocrPaddle);
         return again;
@@ -222,7 +228,7 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
       // a quarter turn each way; the boxes of the fields read from it are turned back (ev.rotated).
       if (!again || !saysSomething(m, again)) {
         for (const cw of [true, false]) {
-          const turned = await run('ocr', budget.ocr, async () => m.ocrPage(await m.shrinkPage(rotatePage(image, cw), OCR_MAX_SIDE), { languages: opts.ocrLanguages, group: readingId, timeoutMs, engine: 'paddle' }));
+          const turned = await ocr(() => m.shrinkPage(rotatePage(image, cw), OCR_MAX_SIDE), 'paddle');
           if (turned && saysReceiptOrInvoice(m, turned)) {
             used.set('ocr', R.ocrPaddle);
             ev.rotated.set(image.page, cw);
