@@ -18,7 +18,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { findAccount } from '../../server/src/db/accounts.ts';
 import { addCredits } from '../../server/src/domain/accounts.ts';
 import { acceptConsent, ConsentRequired, LinkUnavailable, openByToken, uploadByToken, viewByToken } from '../../server/src/domain/links/page.ts';
-import { callbackSecretOf, runOneLinkEmailJob } from '../../server/src/domain/links/service.ts';
+import { callbackSecretOf, expireDueLinks, runOneLinkEmailJob } from '../../server/src/domain/links/service.ts';
 import { migrateToLatest, openDatabase } from '../../server/src/db/database.ts';
 import { runOneAnalysisJob, sweepRetention } from '../../server/src/jobs/worker.ts';
 import { createMailer, MailError, setMailer } from '../../server/src/mail/index.ts';
@@ -586,6 +586,40 @@ describe.each(DATABASES)('verification links on %s', (kind) => {
     expect(body.data).not.toHaveProperty('results');
     expect(body.data.dossier).toMatchObject({ id: l.dossier_id, verdict: { status: 'incomplete' } });
     verifySigned(rx.to('/ok/exp-cb')[0], await callbackSecretOf(app.services.db, acct.account, false));
+  });
+
+  it('past its time before the sweep: GET, list and DELETE see it expired (the transition made once, as the sweep makes it)', async () => {
+    const acct = await account();
+    const key = acct.keys.test;
+    await app.request('POST', '/v1/webhook-endpoints', { key, json: { url: rx.url('/ok/lazy-exp'), events: ['verification_link.expired'] } });
+    const a = (await create({ documents: [{ key: 'a' }], expires_in_hours: 1 }, { key })).body;
+    const b = (await create({ documents: [{ key: 'a' }], expires_in_hours: 1 }, { key })).body;
+    const c = (await create({ documents: [{ key: 'a' }], expires_in_hours: 1 }, { key })).body;
+    const fresh = (await create({ documents: [{ key: 'a' }], expires_in_hours: 3 }, { key })).body;
+    clock.advance(HOUR);
+    // No sweep has run.
+    const got = await app.request('GET', `/v1/verification-links/${a.id}`, { key });
+    expect(got.status).toBe(200);
+    expect(got.body.status).toBe('expired');
+    expect(got.body.events.map((e: { type: string }) => e.type)).toEqual(['created', 'expired']);
+    expect((await app.request('GET', `/v1/verification-links/${a.id}`, { key })).body).toEqual(got.body);
+    const pending = await app.request('GET', '/v1/verification-links?status=pending&limit=100', { key });
+    expect(pending.body.data.map((l: { id: string }) => l.id)).toEqual([fresh.id]);
+    const expired = await app.request('GET', '/v1/verification-links?status=expired&limit=100', { key });
+    expect(expired.body.data.map((l: { id: string }) => l.id)).toEqual([c.id, b.id, a.id]);
+    const del = await app.request('DELETE', `/v1/verification-links/${fresh.id}`, { key });
+    expect(del.status).toBe(200);
+    const c2 = (await create({ documents: [{ key: 'a' }], expires_in_hours: 1 }, { key })).body;
+    clock.advance(HOUR);
+    const e = await app.request('DELETE', `/v1/verification-links/${c2.id}`, { key });
+    expect(e.status).toBe(409);
+    expect(e.body.error.code).toBe('link_not_active');
+    expect((await app.request('GET', `/v1/verification-links/${c2.id}`, { key })).body.status).toBe('expired');
+    // The sweep finds nothing left to do; one webhook a link.
+    expect(await expireDueLinks(app.services)).toBe(0);
+    await drain();
+    const ids = rx.to('/ok/lazy-exp').map((r) => JSON.parse(r.body).data.id).sort();
+    expect(ids).toEqual([a.id, b.id, c.id, c2.id].sort());
   });
 
   it('a failed callback is retried like a webhook delivery', async () => {

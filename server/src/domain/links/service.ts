@@ -213,9 +213,25 @@ onEmailSent('link_sent', async (s, email) => {
 });
 
 export async function getLink(s: Services, auth: Auth, id: string): Promise<VerificationLink> {
-  const row = await findLink(s.db, scope(auth), id);
+  let row = await findLink(s.db, scope(auth), id);
   if (!row) throw resourceMissing(id);
+  // Past its time but not yet swept: expired now (event, webhook and callback as the sweep sends them), so that what
+  // the API answers never contradicts the hosted page, which already refuses it.
+  if (isPastExpiry(s, row) && (await expireLink(s, id))) row = (await findLink(s.db, scope(auth), id))!;
   return present(s, s.db, row, { qr: true });
+}
+
+/** Expires this account's links that are past their time and not yet swept (before a list reads them). */
+async function expireDueLinksOf(s: Services, auth: Auth): Promise<void> {
+  const due = await s.db
+    .selectFrom('verification_links')
+    .select('id')
+    .where('account_id', '=', auth.account.id)
+    .where('livemode', '=', auth.livemode)
+    .where('status', 'in', [...ACTIVE])
+    .where('expires_at', '<=', s.clock.now())
+    .execute();
+  for (const { id } of due) await expireLink(s, id);
 }
 
 export async function listLinks(
@@ -223,6 +239,7 @@ export async function listLinks(
   auth: Auth,
   q: { limit: number; starting_after?: string; status?: VerificationLinkRow['status']; reference?: string; metadata?: Record<string, string> },
 ): Promise<{ data: VerificationLink[]; has_more: boolean }> {
+  await expireDueLinksOf(s, auth);
   let query = s.db.selectFrom('verification_links').selectAll().where('account_id', '=', auth.account.id).where('livemode', '=', auth.livemode);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.reference !== undefined) query = query.where('reference', '=', q.reference);
@@ -238,6 +255,8 @@ export async function listLinks(
 export async function cancelLink(s: Services, auth: Auth, id: string): Promise<VerificationLink> {
   const found = await findLink(s.db, scope(auth), id);
   if (!found) throw resourceMissing(id);
+  // A link past its time is expired (not cancellable), whether or not the sweep has been by.
+  if (isPastExpiry(s, found)) await expireLink(s, id);
   const row = await s.db.transaction().execute(async (trx) => {
     const locked = (await lockLink(trx, id))!;
     if (locked.status === 'cancelled') return locked;
