@@ -6,6 +6,7 @@ import type { Auth, Services } from '../context.ts';
 import { ApiError, resourceMissing } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { stopEndpointDeliveries } from '../webhooks/deliveries.ts';
+import { refuseTarget } from '../webhooks/sender.ts';
 
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
@@ -30,7 +31,7 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
   };
 }
 
-function checkUrl(raw: string): void {
+function checkUrl(s: Services, raw: string): void {
   let url: URL;
   try {
     url = new URL(raw);
@@ -43,10 +44,14 @@ function checkUrl(raw: string): void {
   if (url.username || url.password) {
     throw new ApiError(422, 'invalid_parameter', "'url' no puede llevar usuario ni contraseña.", 'url');
   }
+  // A literal inside address (or a loopback name) can never be delivered to: refused now rather than accepted and
+  // failed at every delivery. Host names are judged on what they resolve to, when sending (docs/webhooks.md).
+  const why = refuseTarget(raw, s.config.allowPrivateUrls);
+  if (why) throw new ApiError(422, 'invalid_parameter', `'url' no es una dirección pública: ${why.replace(/^the endpoint URL /, '')}.`, 'url');
 }
 
 export async function createWebhookEndpoint(s: Services, auth: Auth, body: CreateBody): Promise<WebhookEndpointWithSecret> {
-  checkUrl(body.url);
+  checkUrl(s, body.url);
   const events = [...new Set(body.events)];
   const row: WebhookEndpointRow = {
     id: newId('webhook_endpoint', s.clock.now().getTime()),
