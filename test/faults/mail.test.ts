@@ -8,7 +8,7 @@
  * - Two real server processes on one PostgreSQL database (a fresh one), both with workers and the same SMTP server:
  *   links created through either process, an outage in the middle; every email arrives exactly once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type net from 'node:net';
 import os from 'node:os';
@@ -22,8 +22,8 @@ import { loadConfig, RETENTION_DEFAULTS } from '../../server/src/config.ts';
 import { sweepGrowth } from '../../server/src/jobs/retention.ts';
 import { sendMail } from '../../server/src/mail/index.ts';
 import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
+import { startServer, stop } from '../support/server-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An SMTP server on loopback that can be stopped and started again on the same port; what arrived, by recipient. */
@@ -167,37 +167,19 @@ describe.skipIf(!BASE)('two server processes on one PostgreSQL, one SMTP server 
   const smtp = new Smtp();
   let dbUrl = '';
   const admin = (sql: string) => adminQuery(BASE!, sql);
-  const start = (name: string): Promise<{ url: string; key?: string }> =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['server/src/main.ts'], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: '0',
-          LOG_LEVEL: 'silent',
-          DATABASE_URL: dbUrl,
-          COTEJO_DATA_DIR: path.join(tmp, name),
-          COTEJO_SIGNING_SECRET: 'x'.repeat(40),
-          COTEJO_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-          COTEJO_MAIL_FROM: 'Cotejo <no-reply@cotejo.test>',
-          MISTRAL_API_KEY: '',
-        },
-      });
-      children.push(child);
-      const out: string[] = [];
-      const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out.join('')}`)), 120_000);
-      child.stderr!.on('data', (d) => out.push(String(d)));
-      child.stdout!.on('data', (d) => {
-        out.push(String(d));
-        const text = out.join('');
-        const port = /\(port (\d+),/.exec(text)?.[1];
-        if (port && String(d).includes('OpenAPI document:')) {
-          clearTimeout(timer);
-          resolve({ url: `http://127.0.0.1:${port}`, key: /\b(ck_test_[0-9A-Za-z]+)/.exec(text)?.[1] });
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out.join('')}`)));
+  const start = async (name: string): Promise<{ url: string; key?: string }> => {
+    const server = await startServer({
+      PORT: '0',
+      DATABASE_URL: dbUrl,
+      COTEJO_DATA_DIR: path.join(tmp, name),
+      COTEJO_SIGNING_SECRET: 'x'.repeat(40),
+      COTEJO_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      COTEJO_MAIL_FROM: 'Cotejo <no-reply@cotejo.test>',
+      MISTRAL_API_KEY: '',
     });
+    children.push(server.child);
+    return { url: server.baseUrl, key: server.key };
+  };
 
   beforeAll(async () => {
     await smtp.start();
@@ -207,16 +189,8 @@ describe.skipIf(!BASE)('two server processes on one PostgreSQL, one SMTP server 
     dbUrl = u.toString();
   });
   afterAll(async () => {
-    for (const c of children) {
-      c.removeAllListeners('exit');
-      if (c.exitCode === null && c.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          c.once('exit', () => resolve());
-          c.kill('SIGTERM');
-          setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
-        });
-      }
-    }
+    // SIGTERM, a clean stop (server-process.ts kills whatever is left when the file ends).
+    for (const c of children) await stop(c);
     await smtp.stop();
     await admin(`drop database if exists ${dbName} with (force)`);
     fs.rmSync(tmp, { recursive: true, force: true });
