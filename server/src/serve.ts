@@ -98,6 +98,7 @@ async function main(): Promise<void> {
       await Promise.allSettled([...services.inflight]);
       await worker?.stop();
       await trustedLists?.stop();
+      await services.blobs.destroy?.();
       await services.database.close();
       logger.info('stopped');
       say('Stopped.');

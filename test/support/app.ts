@@ -114,6 +114,7 @@ export async function startTestApp(kind: DbKind, opts: StartOptions = {}): Promi
       await worker?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.blobs.destroy?.();
       await services.database.close();
       if (schema && process.env.DATABASE_URL) await dropSchema(process.env.DATABASE_URL, schema);
       fs.rmSync(dataDir, { recursive: true, force: true });

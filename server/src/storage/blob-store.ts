@@ -25,6 +25,8 @@ export interface BlobStore {
   removeEmptyDirectories?(): Promise<number>;
   /** Moves blobs kept while the store was away to the store (the worker calls it); returns how many. */
   flushSpool?(): Promise<number>;
+  /** Releases the store's connections (shutdown). Only remote stores have it. */
+  destroy?(): Promise<void>;
 }
 
 /** A full or failing disk under the data dir: the store is unavailable for now (503), not broken. */
