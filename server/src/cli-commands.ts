@@ -107,9 +107,22 @@ function need(value: string | undefined, what: string): string {
   return value;
 }
 
+/** `--amount -2.5` as `--amount=-2.5`: parseArgs takes a value starting with a dash for another option. */
+function negativeValuesJoined(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (/^--[a-z-]+$/.test(argv[i]) && next !== undefined && /^-\d+(\.\d+)?$/.test(next)) {
+      out.push(`${argv[i]}=${next}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: negativeValuesJoined(argv),
     allowPositionals: true,
     options: {
       json: { type: 'boolean', default: false },

@@ -152,12 +152,16 @@ describe('the cotejo CLI', () => {
     expect(cli(['keys', 'revoke', key.id], env).code).toBe(0);
     const credits = JSON.parse(cli(['credits', 'add', '--account', out.account, '--amount', '12.5', '--json'], env).stdout);
     expect(credits.balance).toBe(12.5);
+    // A negative amount (a correction) is written as people write it, without `=`.
+    const taken = cli(['credits', 'add', '--account', out.account, '--amount', '-2.5', '--reason', 'correction', '--json'], env);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(JSON.parse(taken.stdout).balance).toBe(10);
 
     const settings = cli(['accounts', 'update', '--account', out.account, '--email-verified', 'true', '--monthly-credit-cap', '250', '--low-credit-threshold', '5', '--json'], env);
     expect(settings.code, settings.stderr).toBe(0);
     expect(JSON.parse(settings.stdout).updated).toEqual(['email_verified', 'monthly_credit_cap_milli', 'low_credit_threshold_milli']);
     expect(cli(['accounts', 'update', '--account', out.account, '--monthly-credit-cap', 'none'], env).code).toBe(0);
-    const badCap = cli(['accounts', 'update', '--account', out.account, '--monthly-credit-cap=-1'], env);
+    const badCap = cli(['accounts', 'update', '--account', out.account, '--monthly-credit-cap', '-1'], env);
     expect(badCap.code).toBe(1);
     expect(badCap.stderr).toContain('--monthly-credit-cap');
 
