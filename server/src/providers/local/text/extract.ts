@@ -63,6 +63,9 @@ interface Candidate {
 /** Folded label patterns (regex source, word-bounded when used). */
 const L = {
   total_strong: [
+    // Indian GST invoices: the rounded `Total Amount After Tax` below the table's unrounded `Total` row (first: the
+    // regex takes the first alternative that matches, and `total amount` alone would end before `after tax`).
+    'total amount after tax', 'amount after tax', 'total after tax',
     'total ttc', 'montant ttc', 'total a payer', 'somme a payer', 'net a payer', 'montant a payer', 'total amount due',
     'amount ?due', 'balance ?due', 'total ?due', 'grand ?total', 'invoice ?total', 'total for this invoice', 'total incl\\.?',
     'totaal incl\\.?', 'te betalen', 'totaalbedrag', 'factuur totaal', 'factuurbedrag', 'gesamtbetrag', 'rechnungsbetrag',
@@ -72,6 +75,8 @@ const L = {
     'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
     'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
     'rechnungssumme', 'bruttosumme', 'total general',
+    // Czech and Slovak: `Celkem s DPH` (total with VAT), `Celkem k úhradě`, `Spolu s DPH`, `Na úhradu`.
+    'celkem s dph', 'celkem vcetne dph', 'k uhrade celkem', 'spolu s dph', 'celkom s dph', 'na uhradu( celkem)?',
     // Finnish, Swedish, Danish, Norwegian: `Maksettava`, `Att betala`, `At betale`, `Å betale`.
     'maksettava( yhteensa)?', 'loppusumma', 'att betala', 'summa att betala', 'at betale', 'a betale', 'totalbelob', 'totalbelop', 'fakturabelopp', 'fakturabelob', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
     '价税合计', '合计金额', '应付金额', '总计',
@@ -122,6 +127,13 @@ const L = {
     'faktura cislo', 'n[°o.]? (do )?documento', 'numero (do )?documento', 'fattura (nr\\.?|numero)', 'rechnung( nr\\.?|-nr\\.?)',
     'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)',
     'laskun (numero|nro\\.?|nr\\.?)', 'laskunumero', 'laskunro', 'fakturanummer', 'fakturanr\\.?', 'faktura ?nr\\.?', 'fakturanumero',
+    // The document's own name then a number sign, whatever qualifies it: `Facture Nr:`, `Factura fiscală Nr:`,
+    // `Korrekturrechnung Nr:`, `Schlussrechnung Nr.`, `Nota di credito (TD04) Nr:`, `Creditnota nr`, `Avoir n°`.
+    '(facture|factura|fattura|fatura|factuur|faktura)( (vat|fiscala|fiscal|proforma|pro forma|simplificada|electronica|korygujaca|corectiva|rectificativa|de venda))? (nr\\.?|n[°oº]\\.?|no\\.?|num\\.?|numero|#)',
+    '\\p{L}*rechnungs?-? ?(nr\\.?|nummer|no\\.?)', 'gutschrifts?-? ?(nr\\.?|nummer)', 'nota (di|de) (credito|debito)( \\(td\\d\\d\\))? (nr\\.?|n[°oº]\\.?|no\\.?|numero)',
+    'credit ?note (nr\\.?|number|#)', 'creditnota (nr\\.?|nummer)', 'avoir n[°oº]\\.?', 'nota fiscal n[°oº]\\.?',
+    // Czech and Slovak: `Faktura - daňový doklad 2022001`, `Daňový doklad č. 12`, `Číslo dokladu`.
+    'danovy doklad( (c|cislo)\\.?)?', 'cislo dokladu',
   ],
   /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
   number_weak: [
@@ -641,7 +653,8 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
       const mm = /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38}[A-Za-z0-9])(?=\s|$)/u.exec(after);
       if (!mm || !/\d/.test(mm[1])) continue;
       const s = m.index! + m[0].length + mm[0].length - mm[1].length;
-      if (ctx.dates[line.index].some((d) => s >= d.start && s < d.end)) continue;
+      // A date-shaped id after a number sign (`Invoice #2015-11-04`) is the number; without one it is a date.
+      if (!numberSigned(line, s) && ctx.dates[line.index].some((d) => s >= d.start && s < d.end)) continue;
       if (ctx.amounts[line.index].some((a) => s >= a.start && s < a.end && (a.currency || a.decimals))) continue;
       return { value: mm[1], confidence: 0.75, line, box: spanBox(line, s, s + mm[1].length), priority: 2 };
     }
@@ -693,6 +706,11 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
   return null;
 }
 
+/** Whether the text at `start` follows a number sign (`#`, `No.`, `Nr`, `N°`): a number, even when shaped as a date. */
+function numberSigned(line: Line, start: number): boolean {
+  return /(?:#|(?<![\p{L}\p{N}])(?:n[°oº]|no|nr|num|number|numero|nummer)\.?)\s*:?\s*$/u.test(line.fold.slice(0, start));
+}
+
 function invoiceDate(ctx: Ctx): Candidate | null {
   const strong = labelled(ctx, 'date', L.issue_date_strong, null, 3);
   if (strong) return strong;
@@ -704,14 +722,14 @@ function invoiceDate(ctx: Ctx): Candidate | null {
     if (!re.test(line.fold)) continue;
     re.lastIndex = 0;
     if (L.date_exclude.test(line.fold) || /associe|liee|related|gemass|bestellung|referen/.test(line.fold)) continue;
-    const d = ctx.dates[line.index][0];
+    const d = ctx.dates[line.index].find((x) => !numberSigned(line, x.start));
     if (d) return { value: d.value, confidence: 0.75, line, box: spanBox(line, d.start, d.end), priority: 2 };
   }
   // First date of the first page that is not labelled as something else.
   for (const line of ctx.lines) {
     if (line.page !== ctx.lines[0].page) break;
     if (L.date_exclude.test(line.fold)) continue;
-    const d = ctx.dates[line.index][0];
+    const d = ctx.dates[line.index].find((x) => !numberSigned(line, x.start));
     if (d) return { value: d.value, confidence: 0.45, line, box: spanBox(line, d.start, d.end), priority: 1 };
   }
   return null;
@@ -797,11 +815,11 @@ const CUSTOMER_HEADING = new RegExp(
     ...L.customer, 'recipient', 'ship(ped)? to', 'shipping address', 'delivery address', 'deliver to', 'invoice for', 'cobrar a',
     'envie a', 'enviar a', 'factura a', 'client(e)? final', 'adresse de facturation', 'adresse de livraison', 'facture a', 'livre a',
     'lieferadresse', 'leistungsempfanger', 'kaufer', 'empfanger', 'nabywca', 'odbiorca', 'platnik', 'intestatario', 'spett\\.?le',
-    'fatturare a', 'faturar a', 'cliente final', 'comprador', 'to',
+    'fatturare a', 'faturar a', 'cliente final', 'comprador', 'to', 'odberatel', 'kupujici', 'kupujuci', 'nabywca',
   ].join('|')})\\s*:?$`,
 );
 const ISSUER_HEADING = new RegExp(
-  `^(?:${[...L.issuer, 'emetteur', 'biller', 'bill from', 'from', 'issued by', 'sprzedawca', 'wystawca', 'sprzedajacy', 'remitente', 'expediteur', 'absender', 'cedente', 'prestatore', 'our details', 'company details'].join('|')})\\s*:?$`,
+  `^(?:${[...L.issuer, 'emetteur', 'biller', 'bill from', 'from', 'issued by', 'sprzedawca', 'wystawca', 'sprzedajacy', 'remitente', 'expediteur', 'absender', 'cedente', 'prestatore', 'our details', 'company details', 'dodavatel', 'prodavajici', 'predavajuci'].join('|')})\\s*:?$`,
 );
 
 interface PartyBlock {
@@ -892,15 +910,18 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
       if (id.kind === 'fr_siren' || id.kind === 'fr_siret') continue; // company numbers, not tax ids
       const box = spanBox(line, id.start, id.end);
       const block = blockOf(blocks, line, box);
+      // The two lines above, in the id's own column when the line has columns (`Acme GmbH    Buyer Holding B.V.`
+      // above `VAT: DE…    VAT: NL…`: the buyer's name speaks for the right column only).
+      const idCell = line.cells.length > 1 ? line.cells.find((c) => c.start <= id.start && c.end >= id.end) : undefined;
       const context = [ctx.lines[line.index - 2], ctx.lines[line.index - 1]]
         .filter((l): l is Line => !!l && l.page === line.page && !headings.has(l.index))
-        .map((l) => l.fold)
+        .map((l) => (idCell ? l.cells.filter((c) => c.bbox[2] > idCell.bbox[0] && c.bbox[0] < idCell.bbox[2]).map((c) => l.fold.slice(c.start, c.end)).join(' ') : l.fold))
         .join('\n');
       CUSTOMER_RE.lastIndex = 0;
       const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context);
       CUSTOMER_RE.lastIndex = 0;
       const own = !block && underHead(line);
-      const isCustomer = block ? block.party === 'customer' : customerWords && !own;
+      const isCustomer = block ? block.party === 'customer' : (customerWords && !own) || besideLetterhead(ctx, line, box);
       const checked = id.checked !== false;
       const cand = { value: id.value, confidence: checked ? (block ? 0.8 : 0.7) : 0.5, line, box, priority: 2, rank: (checked ? 0 : 2) + (block ? 0 : own ? 0.5 : 1) };
       (isCustomer ? customer : issuer).push(cand);
@@ -925,6 +946,27 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
     return c;
   };
   return { issuer: first(issuer), customer: first(customer) };
+}
+
+/** A tax-id label opening a cell: `VAT:`, `USt-IdNr.`, `NIP`, `P. IVA`, `BTW-nr`, `TVA intracom.`, `CIF/NIF`, `DIČ`... */
+const TAX_LABEL_CELL =
+  /^(?:vat|tva|btw|iva|p\.? ?iva|ust|ust-?id(nr)?\.?|mwst|uid|nip|nif|cif|nipc|dic|ico|ic dph|gst(in)?|tax id)(?![\p{L}])/u;
+
+/**
+ * Two parties' tax ids side by side on one line (`VAT: FR…    VAT: NL…`) with no heading over them: the letterhead's
+ * column (the first line's first cell) is the issuer's, so an id in another column, right of a tax label in the
+ * letterhead's column, is the customer's. Without this the customer's id became the issuer's whenever the issuer's
+ * own failed its check digits.
+ */
+function besideLetterhead(ctx: Ctx, line: Line, box: Box): boolean {
+  const head = ctx.lines.find((l) => l.page === line.page);
+  if (!head || head.cells.length < 2 || line.cells.length < 2) return false;
+  const headX = head.cells[0].bbox[0];
+  const cells = line.cells.filter((c) => TAX_LABEL_CELL.test(line.fold.slice(c.start, c.end)));
+  if (cells.length < 2) return false;
+  const mine = cells.find((c) => c.bbox[0] <= box[0] + 0.001 && c.bbox[2] >= box[2] - 0.001);
+  const headCell = cells.find((c) => Math.abs(c.bbox[0] - headX) < 0.03);
+  return mine !== undefined && headCell !== undefined && mine !== headCell;
 }
 
 function issuerName(ctx: Ctx): Candidate | null {
