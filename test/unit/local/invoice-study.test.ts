@@ -161,3 +161,25 @@ describe('the rounded total after the table\'s total', () => {
     expect(value(lines, 'total_amount')).toBe(4490);
   });
 });
+
+describe('a value below its label that the OCR engine ran on into another column\'s text', () => {
+  it('`Invoice Number` over `Address: New Delhi … 0001/25-26` boxed as one run: the words under the label are the number', () => {
+    const lines = page([
+      [[0.05, 'TAX INVOICE']],
+      [[0.05, 'Company Name (Shop Name)'], [0.505, 'Invoice Number'], [0.73, 'Invoice Date']],
+      [[0.05, 'Address: New Delhi, Delhi 110058, India., New Delhi 0001/25-26'], [0.73, '30-Jul-25']],
+      [[0.05, 'Total'], [0.8, '30,180.00']],
+    ]);
+    expect(value(lines, 'invoice_number')).toBe('0001/25-26');
+    expect(value(lines, 'issue_date')).toBe('2025-07-30');
+  });
+  it('a name below its label keeps its whole cell (text is not cut to the label\'s width)', () => {
+    const lines = page([
+      [[0.05, 'INVOICE']],
+      [[0.3, 'Bill To:']],
+      [[0.2, 'Northwind Traders International Ltd']],
+      [[0.05, 'Invoice No: 12'], [0.6, 'Total 10.00']],
+    ]);
+    expect(value(lines, 'customer_name')).toBe('Northwind Traders International Ltd');
+  });
+});

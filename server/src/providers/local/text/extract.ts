@@ -398,11 +398,17 @@ function lineBelow(ctx: Ctx, line: Line): Line | null {
 }
 
 /** Words of `below` under the horizontal extent of the label box (table header / value row). */
-function alignedSpan(below: Line, label: Box): { start: number; end: number } | null {
+function alignedSpan(below: Line, label: Box, kind: Kind = 'text'): { start: number; end: number } | null {
   const ws = below.words.filter((w) => w.bbox[2] > label[0] - 0.01 && w.bbox[0] < label[2] + 0.01);
   if (ws.length === 0) return null;
-  // Keep the cell of the first aligned word.
+  // Keep the cell of the first aligned word; but a cell that starts well left of the label is another column's text
+  // run on into this one (an OCR engine boxed `Address: New Delhi … 0001/25-26` as one line): the aligned words only.
   const cell = below.cells.find((c) => c.start <= ws[0].start && c.end >= ws[0].end);
+  if (kind !== 'text' && cell && cell.bbox[0] < label[0] - 0.05) {
+    // The run-on words whose middle is under the label (a neighbour's last word may overhang its edge).
+    const under = ws.filter((w) => (w.bbox[0] + w.bbox[2]) / 2 > label[0] - 0.01);
+    return under.length > 0 ? { start: under[0].start, end: under[under.length - 1].end } : null;
+  }
   return cell ? { start: cell.start, end: cell.end } : { start: ws[0].start, end: ws[ws.length - 1].end };
 }
 
@@ -493,7 +499,7 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
     const header = kind === 'amount' && TABLE_HEADER.test(line.fold);
     const below = ((kind === 'text' || kind === 'amount') && !closes) || header ? null : lineBelow(ctx, line);
     if (below) {
-      const span = alignedSpan(below, spanBox(line, hit.start, hit.end));
+      const span = alignedSpan(below, spanBox(line, hit.start, hit.end), kind);
       const w = span ? valueIn(ctx, kind, below, span.start, span.end) : null;
       if (w) return { value: w.value, confidence: 0.7, line: below, box: spanBox(below, w.start, w.end), priority };
     }
@@ -554,7 +560,7 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
         const cellRest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
         if (!/^\s*[:\-–.]?\s*(\(?[€$£%]\)?)?\s*$/.test(cellRest)) continue;
         const below = lineBelow(ctx, line);
-        const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end)) : null;
+        const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end), 'amount') : null;
         v = below && span ? valueIn(ctx, 'amount', below, span.start, span.end) : null;
         if (!v || !below) continue;
         where = below;
@@ -666,7 +672,7 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
     for (const cell of line.cells) {
       if (!title.test(line.fold.slice(cell.start, cell.end).trim())) continue;
       const below = lineBelow(ctx, line);
-      const span = below ? alignedSpan(below, cell.bbox) : null;
+      const span = below ? alignedSpan(below, cell.bbox, 'id') : null;
       const v = below && span ? valueIn(ctx, 'id', below, span.start, span.end) : null;
       if (below && v && (v.start === span!.start || /^[\s#]*$/.test(below.text.slice(span!.start, v.start))) && v.end >= span!.end - 1) {
         return { value: v.value, confidence: 0.65, line: below, box: spanBox(below, v.start, v.end), priority: 2 };
@@ -684,7 +690,7 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
     if (v) return { value: v.value, confidence: 0.55, line, box: spanBox(line, v.start, v.end), priority: 1 };
     const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, cell.end));
     const below = closes ? lineBelow(ctx, line) : null;
-    const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end)) : null;
+    const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end), 'id') : null;
     const w = below && span ? valueIn(ctx, 'id', below, span.start, span.end) : null;
     if (below && w) return { value: w.value, confidence: 0.5, line: below, box: spanBox(below, w.start, w.end), priority: 1 };
   }
