@@ -173,6 +173,15 @@ describe('a value below its label that the OCR engine ran on into another column
     expect(value(lines, 'invoice_number')).toBe('0001/25-26');
     expect(value(lines, 'issue_date')).toBe('2025-07-30');
   });
+  it('a long number right-aligned under a short label is one word reaching left of it: the whole of it is the number', () => {
+    const lines = page([
+      [[0.83, 'Numer Faktury:']],
+      [[0.55, 'FV/ABCDEFGH-12345678901234/03/2026/K']],
+      [[0.79, 'Faktura podstawowa']],
+      [[0.05, 'Razem do zapłaty 100,00 PLN']],
+    ]);
+    expect(value(lines, 'invoice_number')).toBe('FV/ABCDEFGH-12345678901234/03/2026/K');
+  });
   it('a name below its label keeps its whole cell (text is not cut to the label\'s width)', () => {
     const lines = page([
       [[0.05, 'INVOICE']],

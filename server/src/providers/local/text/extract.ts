@@ -404,10 +404,15 @@ function alignedSpan(below: Line, label: Box, kind: Kind = 'text'): { start: num
   // Keep the cell of the first aligned word; but a cell that starts well left of the label is another column's text
   // run on into this one (an OCR engine boxed `Address: New Delhi … 0001/25-26` as one line): the aligned words only.
   const cell = below.cells.find((c) => c.start <= ws[0].start && c.end >= ws[0].end);
-  if (kind !== 'text' && cell && cell.bbox[0] < label[0] - 0.05) {
-    // The run-on words whose middle is under the label (a neighbour's last word may overhang its edge).
+  // (A long value right-aligned under a short label, `FA/YUCFO-4342344706/03/2026` under `Numer Faktury:`, is one
+  // word reaching left of the label: its whole cell is the value. Run-on text has whole words left of the label.)
+  const runOn = kind !== 'text' && cell !== undefined && cell.bbox[0] < label[0] - 0.05 &&
+    below.words.some((w) => w.start >= cell.start && w.end <= cell.end && w.bbox[2] < label[0] - 0.01);
+  if (runOn) {
+    // The words whose middle is under the label (the other column's last word may overhang the label's edge).
     const under = ws.filter((w) => (w.bbox[0] + w.bbox[2]) / 2 > label[0] - 0.01);
-    return under.length > 0 ? { start: under[0].start, end: under[under.length - 1].end } : null;
+    const use = under.length > 0 ? under : ws;
+    return { start: use[0].start, end: use[use.length - 1].end };
   }
   return cell ? { start: cell.start, end: cell.end } : { start: ws[0].start, end: ws[ws.length - 1].end };
 }
