@@ -192,3 +192,35 @@ describe('a value below its label that the OCR engine ran on into another column
     expect(value(lines, 'customer_name')).toBe('Northwind Traders International Ltd');
   });
 });
+
+describe('number and total labels of more languages', () => {
+  const numbers: Array<[string, string]> = [
+    ['Document Number: 88123', '88123'],
+    ['Serie y número: A/88123', 'A/88123'],
+    ['Fatura-Recibo nº FR 2024/88', 'FR 2024/88'],
+    ['Numer: FV/88/2024', 'FV/88/2024'],
+    ['Faktura č. 88123', '88123'],
+    ['Faktúra č. 88124', '88124'],
+    ['Számla sorszáma: 88125', '88125'],
+    ['Számlaszám: 88126', '88126'],
+    ['Arve nr 88127', '88127'],
+    ['Sąskaitos Nr. 88128', '88128'],
+    ['Invoice Serial No. 88129', '88129'],
+    ['Invoice Nbr 88130', '88130'],
+  ];
+  for (const [text, want] of numbers) {
+    it(`reads the number in ${JSON.stringify(text)}`, () => {
+      expect(value(left(['Acme Ltd', text, 'Date: 02/03/2024', 'Total 100.00']), 'invoice_number')).toBe(want);
+    });
+  }
+  it('takes no customer or order number for the invoice\'s (`Numer klienta`, `Numer zamówienia`)', () => {
+    expect(value(left(['Acme Sp. z o.o.', 'Numer klienta: KL-7615', 'Numer zamówienia: 2024/77', 'Razem 100,00']), 'invoice_number')).toBeNull();
+  });
+  const totals = ['Net à payer 1 234,56', 'Netto a pagare 1.234,56', 'Total inkl. MwSt. 1.234,56', 'Fizetendő: 1 234,56', 'Összesen: 1 234,56', 'Kokku: 1234,56', 'Iš viso: 1234,56', 'Kopā apmaksai 1234,56', 'Totalt 1 234,56'];
+  for (const text of totals) {
+    it(`reads the total in ${JSON.stringify(text)} (not the net subtotal above it)`, () => {
+      const lines = left(['Acme Ltd', 'Invoice No: 12', 'Date: 02/03/2024', 'Item 1 1.000,00', 'Netto 1.000,00', 'MwSt 234,56', text]);
+      expect(value(lines, 'total_amount')).toBe(1234.56);
+    });
+  }
+});

@@ -75,15 +75,17 @@ const L = {
     'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
     'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
     'rechnungssumme', 'bruttosumme', 'total general',
+    // German `Total inkl. MwSt.`; Hungarian `Fizetendő`; Estonian `Kokku tasuda`; Lithuanian `Iš viso mokėti`; Latvian `Kopā apmaksai`.
+    '(total|gesamt|summe|betrag) inkl\\.?( (mwst|ust)\\.?)?', 'fizetendo( osszeg)?', 'kokku tasuda', 'tasuda', 'is viso moketi', 'moketi', 'kopa apmaksai', 'apmaksai',
     // Czech and Slovak: `Celkem s DPH` (total with VAT), `Celkem k úhradě`, `Spolu s DPH`, `Na úhradu`.
     'celkem s dph', 'celkem vcetne dph', 'k uhrade celkem', 'spolu s dph', 'celkom s dph', 'na uhradu( celkem)?',
     // Finnish, Swedish, Danish, Norwegian: `Maksettava`, `Att betala`, `At betale`, `Å betale`.
     'maksettava( yhteensa)?', 'loppusumma', 'att betala', 'summa att betala', 'at betale', 'a betale', 'totalbelob', 'totalbelop', 'fakturabelopp', 'fakturabelob', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
     '价税合计', '合计金额', '应付金额', '总计',
   ],
-  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt'],
+  total_weak: ['total facture', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa'],
   total_exclude:
-    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
+    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*a\s*pa(yer|gare))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
     'kwota netto', 'wartosc netto', 'razem netto', 'suma netto', 'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount', 'total net', 'exclusief btw',
     'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
@@ -134,15 +136,19 @@ const L = {
     'credit ?note (nr\\.?|number|#)', 'creditnota (nr\\.?|nummer)', 'avoir n[°oº]\\.?', 'nota fiscal n[°oº]\\.?',
     // Czech and Slovak: `Faktura - daňový doklad 2022001`, `Daňový doklad č. 12`, `Číslo dokladu`.
     'danovy doklad( (c|cislo)\\.?)?', 'cislo dokladu',
+    // `Faktura č.`, `Document Number`, `Serie y número`, `Fatura-Recibo nº`, `Invoice Serial No.`, `Invoice Nbr`; Hungarian
+    // `Számla sorszáma`, `Számlaszám`; Estonian `Arve nr`; Lithuanian `Sąskaitos Nr.`; Latvian `Rēķina Nr.`.
+    'faktur[ay] c\\.?', 'document (number|nr\\.?|#)', 'serie (y|e|/) ?numero', 'fatura[ -]recibo( n[°oº.]{0,3})?', 'invoice serial (no\\.?|number)',
+    'invoice nbr\\.?', 'szamla (sorszama|szama)', 'szamlaszam', 'arve (nr\\.?|number)', 'saskaitos (nr\\.?|numeris)', 'saskaita faktura( nr\\.?)?', 'rekina (nr\\.?|numurs)',
   ],
   /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
   number_weak: [
     // Compound forms first (the regex tries its alternatives in order): `Numéro de référence`, `Reference Number`.
     'numero d[ei] ri?ferimento', 'numero de refer[e]ncia', 'numero de reference', 'reference (number|no\\.?)', 'referenznummer', 'ref\\.? no\\.?',
     '参考编号', '编号', '单号',
-    'numero', 'number', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
+    'numero', 'number', 'numer', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
   number_weak_exclude:
-    /(tel|phone|fax|mobile|account|acct|konto|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
+    /(tel|phone|fax|mobile|account|acct|konto|konta|rachunk|klient|zamowien|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
   invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'lasku', 'tax invoice', 'credit note', 'vendor bill', 'bill'],
   customer: [
     'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
