@@ -224,3 +224,23 @@ describe('number and total labels of more languages', () => {
     });
   }
 });
+
+describe('the number in the title row\'s last cell', () => {
+  const titleRow = (title: string, right: string) =>
+    page([
+      [[0.08, title], [0.8, right]],
+      [[0.08, 'Acme Services Ltd'], [0.55, 'Customer Co']],
+      [[0.08, 'Issued 2024-03-02']],
+      [[0.08, 'Consulting'], [0.8, '100.00']],
+      [[0.08, 'Total'], [0.8, '100.00']],
+    ]);
+  it('`Tax Invoice (Original)` with `INV-2024-77` alone at the right: the number', () => {
+    expect(value(titleRow('Tax Invoice (Original)', 'INV-2024-77'), 'invoice_number')).toBe('INV-2024-77');
+    expect(value(titleRow('Faktura - daňový doklad', '2022001'), 'invoice_number')).toBe('2022001');
+  });
+  it('a date, an amount or a page count at the right of the title is no number', () => {
+    expect(value(titleRow('Tax Invoice', '02/03/2024'), 'invoice_number')).toBeNull();
+    expect(value(titleRow('Tax Invoice', '$100.00'), 'invoice_number')).toBeNull();
+    expect(value(titleRow('Invoice', 'Page 1 of 2'), 'invoice_number')).toBeNull();
+  });
+});

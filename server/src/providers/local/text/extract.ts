@@ -690,6 +690,20 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
       }
     }
   }
+  // The title with its qualifier in one cell and the id alone in the line's last cell (`Faktura - daňový doklad
+  // 2022001`, `Tax Invoice (Original)   INV-77`): a letterhead's title row at the top of the first page.
+  const titled = new RegExp(`^(?:${L.invoice_word.join('|')})(?![\\p{L}])[^\\d]{0,40}$`, 'u');
+  for (const line of ctx.lines) {
+    if (line.page !== ctx.lines[0].page || line.bbox[1] > 0.35 || line.cells.length < 2) continue;
+    const last = line.cells[line.cells.length - 1];
+    if (!line.cells.slice(0, -1).some((c) => titled.test(line.fold.slice(c.start, c.end).trim()))) continue;
+    const mm = /^(?:#|n[°oº]\.?|no\.?|nr\.?)?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38})$/u.exec(line.text.slice(last.start, last.end).trim());
+    if (!mm || !/\d/.test(mm[1])) continue;
+    const s = line.text.indexOf(mm[1], last.start);
+    if (ctx.dates[line.index].some((d) => s < d.end && s + mm[1].length > d.start)) continue;
+    if (ctx.amounts[line.index].some((a) => s < a.end && s + mm[1].length > a.start && (a.currency || a.decimals))) continue;
+    return { value: mm[1], confidence: 0.6, line, box: spanBox(line, s, s + mm[1].length), priority: 2 };
+  }
   // A bare number label at the start of its cell, on a line about nothing else.
   for (const hit of findLabels(ctx, L.number_weak)) {
     const { line } = hit;
