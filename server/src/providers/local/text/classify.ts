@@ -56,6 +56,9 @@ const EXTRA_INVOICE_PHRASES = [
   'faktura', 'faktura vat', 'numer faktury', 'nr faktury', 'data wystawienia', 'sprzedawca', 'nabywca', 'do zaplaty', 'razem do zaplaty',
   'kwota naleznosci', 'faktura cislo', 'danovy doklad', 'fattura n', 'numero documento', 'fatura n', 'data de vencimento',
   'rechnung nr', 'leistungsdatum', 'invoice no', 'invoice id',
+  // Brazilian notas fiscais and faturas, Romanian, Czech, Dutch, German and Italian invoice labels.
+  'nota fiscal', 'valor a pagar', 'data de emissao', 'data emissao', 'factura fiscala', 'datum vystaveni', 'datum splatnosti', 'dodavatel',
+  'odberatel', 'factuurnummer', 'factuurdatum', 'rechnungsnummer', 'rechnungsdatum', 'numero fattura', 'data fattura',
   // Finnish and Scandinavian invoices: invoice, invoice number, due date, amount to pay, VAT.
   'lasku', 'laskun nro', 'laskunumero', 'erapaiva', 'maksettava', 'alv', 'fakturanummer', 'fakturadatum', 'forfallodag', 'att betala', 'fakturadato', 'forfaldsdato', 'at betale', 'moms',
   // Chinese VAT invoices (fapiao): invoice, invoice number, date of issue, total with tax, seller, buyer.

@@ -63,6 +63,9 @@ interface Candidate {
 /** Folded label patterns (regex source, word-bounded when used). */
 const L = {
   total_strong: [
+    // Indian GST invoices: the rounded `Total Amount After Tax` below the table's unrounded `Total` row (first: the
+    // regex takes the first alternative that matches, and `total amount` alone would end before `after tax`).
+    'total amount after tax', 'amount after tax', 'total after tax',
     'total ttc', 'montant ttc', 'total a payer', 'somme a payer', 'net a payer', 'montant a payer', 'total amount due',
     'amount ?due', 'balance ?due', 'total ?due', 'grand ?total', 'invoice ?total', 'total for this invoice', 'total incl\\.?',
     'totaal incl\\.?', 'te betalen', 'totaalbedrag', 'factuur totaal', 'factuurbedrag', 'gesamtbetrag', 'rechnungsbetrag',
@@ -72,13 +75,17 @@ const L = {
     'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
     'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
     'rechnungssumme', 'bruttosumme', 'total general',
+    // German `Total inkl. MwSt.`; Hungarian `Fizetendő`; Estonian `Kokku tasuda`; Lithuanian `Iš viso mokėti`; Latvian `Kopā apmaksai`.
+    '(total|gesamt|summe|betrag) inkl\\.?( (mwst|ust)\\.?)?', 'fizetendo( osszeg)?', 'kokku tasuda', 'tasuda', 'is viso moketi', 'moketi', 'kopa apmaksai', 'apmaksai',
+    // Czech and Slovak: `Celkem s DPH` (total with VAT), `Celkem k úhradě`, `Spolu s DPH`, `Na úhradu`.
+    'celkem s dph', 'celkem vcetne dph', 'k uhrade celkem', 'spolu s dph', 'celkom s dph', 'na uhradu( celkem)?',
     // Finnish, Swedish, Danish, Norwegian: `Maksettava`, `Att betala`, `At betale`, `Å betale`.
     'maksettava( yhteensa)?', 'loppusumma', 'att betala', 'summa att betala', 'at betale', 'a betale', 'totalbelob', 'totalbelop', 'fakturabelopp', 'fakturabelob', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
     '价税合计', '合计金额', '应付金额', '总计',
   ],
-  total_weak: ['total facture', 'totaal', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt'],
+  total_weak: ['total facture', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa'],
   total_exclude:
-    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
+    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*a\s*pa(yer|gare))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
     'kwota netto', 'wartosc netto', 'razem netto', 'suma netto', 'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount', 'total net', 'exclusief btw',
     'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
@@ -122,15 +129,26 @@ const L = {
     'faktura cislo', 'n[°o.]? (do )?documento', 'numero (do )?documento', 'fattura (nr\\.?|numero)', 'rechnung( nr\\.?|-nr\\.?)',
     'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)',
     'laskun (numero|nro\\.?|nr\\.?)', 'laskunumero', 'laskunro', 'fakturanummer', 'fakturanr\\.?', 'faktura ?nr\\.?', 'fakturanumero',
+    // The document's own name then a number sign, whatever qualifies it: `Facture Nr:`, `Factura fiscală Nr:`,
+    // `Korrekturrechnung Nr:`, `Schlussrechnung Nr.`, `Nota di credito (TD04) Nr:`, `Creditnota nr`, `Avoir n°`.
+    '(facture|factura|fattura|fatura|factuur|faktura)( (vat|fiscala|fiscal|proforma|pro forma|simplificada|electronica|korygujaca|corectiva|rectificativa|de venda))? (nr\\.?|n[°oº]\\.?|no\\.?|num\\.?|numero|#)',
+    '\\p{L}*rechnungs?-? ?(nr\\.?|nummer|no\\.?)', 'gutschrifts?-? ?(nr\\.?|nummer)', 'nota (di|de) (credito|debito)( \\(td\\d\\d\\))? (nr\\.?|n[°oº]\\.?|no\\.?|numero)',
+    'credit ?note (nr\\.?|number|#)', 'creditnota (nr\\.?|nummer)', 'avoir n[°oº]\\.?', 'nota fiscal n[°oº]\\.?',
+    // Czech and Slovak: `Faktura - daňový doklad 2022001`, `Daňový doklad č. 12`, `Číslo dokladu`.
+    'danovy doklad( (c|cislo)\\.?)?', 'cislo dokladu',
+    // `Faktura č.`, `Document Number`, `Serie y número`, `Fatura-Recibo nº`, `Invoice Serial No.`, `Invoice Nbr`; Hungarian
+    // `Számla sorszáma`, `Számlaszám`; Estonian `Arve nr`; Lithuanian `Sąskaitos Nr.`; Latvian `Rēķina Nr.`.
+    'faktur[ay] c\\.?', 'document (number|nr\\.?|#)', 'serie (y|e|/) ?numero', 'fatura[ -]recibo( n[°oº.]{0,3})?', 'invoice serial (no\\.?|number)',
+    'invoice nbr\\.?', 'szamla (sorszama|szama)', 'szamlaszam', 'arve (nr\\.?|number)', 'saskaitos (nr\\.?|numeris)', 'saskaita faktura( nr\\.?)?', 'rekina (nr\\.?|numurs)',
   ],
   /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
   number_weak: [
     // Compound forms first (the regex tries its alternatives in order): `Numéro de référence`, `Reference Number`.
     'numero d[ei] ri?ferimento', 'numero de refer[e]ncia', 'numero de reference', 'reference (number|no\\.?)', 'referenznummer', 'ref\\.? no\\.?',
     '参考编号', '编号', '单号',
-    'numero', 'number', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
+    'numero', 'number', 'numer', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
   number_weak_exclude:
-    /(tel|phone|fax|mobile|account|acct|konto|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
+    /(tel|phone|fax|mobile|account|acct|konto|konta|rachunk|klient|zamowien|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
   invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'lasku', 'tax invoice', 'credit note', 'vendor bill', 'bill'],
   customer: [
     'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
@@ -386,11 +404,22 @@ function lineBelow(ctx: Ctx, line: Line): Line | null {
 }
 
 /** Words of `below` under the horizontal extent of the label box (table header / value row). */
-function alignedSpan(below: Line, label: Box): { start: number; end: number } | null {
+function alignedSpan(below: Line, label: Box, kind: Kind = 'text'): { start: number; end: number } | null {
   const ws = below.words.filter((w) => w.bbox[2] > label[0] - 0.01 && w.bbox[0] < label[2] + 0.01);
   if (ws.length === 0) return null;
-  // Keep the cell of the first aligned word.
+  // Keep the cell of the first aligned word; but a cell that starts well left of the label is another column's text
+  // run on into this one (an OCR engine boxed `Address: New Delhi … 0001/25-26` as one line): the aligned words only.
   const cell = below.cells.find((c) => c.start <= ws[0].start && c.end >= ws[0].end);
+  // (A long value right-aligned under a short label, `FA/YUCFO-4342344706/03/2026` under `Numer Faktury:`, is one
+  // word reaching left of the label: its whole cell is the value. Run-on text has whole words left of the label.)
+  const runOn = kind !== 'text' && cell !== undefined && cell.bbox[0] < label[0] - 0.05 &&
+    below.words.some((w) => w.start >= cell.start && w.end <= cell.end && w.bbox[2] < label[0] - 0.01);
+  if (runOn) {
+    // The words whose middle is under the label (the other column's last word may overhang the label's edge).
+    const under = ws.filter((w) => (w.bbox[0] + w.bbox[2]) / 2 > label[0] - 0.01);
+    const use = under.length > 0 ? under : ws;
+    return { start: use[0].start, end: use[use.length - 1].end };
+  }
   return cell ? { start: cell.start, end: cell.end } : { start: ws[0].start, end: ws[ws.length - 1].end };
 }
 
@@ -481,7 +510,7 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
     const header = kind === 'amount' && TABLE_HEADER.test(line.fold);
     const below = ((kind === 'text' || kind === 'amount') && !closes) || header ? null : lineBelow(ctx, line);
     if (below) {
-      const span = alignedSpan(below, spanBox(line, hit.start, hit.end));
+      const span = alignedSpan(below, spanBox(line, hit.start, hit.end), kind);
       const w = span ? valueIn(ctx, kind, below, span.start, span.end) : null;
       if (w) return { value: w.value, confidence: 0.7, line: below, box: spanBox(below, w.start, w.end), priority };
     }
@@ -542,7 +571,7 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
         const cellRest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
         if (!/^\s*[:\-–.]?\s*(\(?[€$£%]\)?)?\s*$/.test(cellRest)) continue;
         const below = lineBelow(ctx, line);
-        const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end)) : null;
+        const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end), 'amount') : null;
         v = below && span ? valueIn(ctx, 'amount', below, span.start, span.end) : null;
         if (!v || !below) continue;
         where = below;
@@ -641,7 +670,8 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
       const mm = /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38}[A-Za-z0-9])(?=\s|$)/u.exec(after);
       if (!mm || !/\d/.test(mm[1])) continue;
       const s = m.index! + m[0].length + mm[0].length - mm[1].length;
-      if (ctx.dates[line.index].some((d) => s >= d.start && s < d.end)) continue;
+      // A date-shaped id after a number sign (`Invoice #2015-11-04`) is the number; without one it is a date.
+      if (!numberSigned(line, s) && ctx.dates[line.index].some((d) => s >= d.start && s < d.end)) continue;
       if (ctx.amounts[line.index].some((a) => s >= a.start && s < a.end && (a.currency || a.decimals))) continue;
       return { value: mm[1], confidence: 0.75, line, box: spanBox(line, s, s + mm[1].length), priority: 2 };
     }
@@ -653,12 +683,26 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
     for (const cell of line.cells) {
       if (!title.test(line.fold.slice(cell.start, cell.end).trim())) continue;
       const below = lineBelow(ctx, line);
-      const span = below ? alignedSpan(below, cell.bbox) : null;
+      const span = below ? alignedSpan(below, cell.bbox, 'id') : null;
       const v = below && span ? valueIn(ctx, 'id', below, span.start, span.end) : null;
       if (below && v && (v.start === span!.start || /^[\s#]*$/.test(below.text.slice(span!.start, v.start))) && v.end >= span!.end - 1) {
         return { value: v.value, confidence: 0.65, line: below, box: spanBox(below, v.start, v.end), priority: 2 };
       }
     }
+  }
+  // The title with its qualifier in one cell and the id alone in the line's last cell (`Faktura - daňový doklad
+  // 2022001`, `Tax Invoice (Original)   INV-77`): a letterhead's title row at the top of the first page.
+  const titled = new RegExp(`^(?:${L.invoice_word.join('|')})(?![\\p{L}])[^\\d]{0,40}$`, 'u');
+  for (const line of ctx.lines) {
+    if (line.page !== ctx.lines[0].page || line.bbox[1] > 0.35 || line.cells.length < 2) continue;
+    const last = line.cells[line.cells.length - 1];
+    if (!line.cells.slice(0, -1).some((c) => titled.test(line.fold.slice(c.start, c.end).trim()))) continue;
+    const mm = /^(?:#|n[°oº]\.?|no\.?|nr\.?)?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38})$/u.exec(line.text.slice(last.start, last.end).trim());
+    if (!mm || !/\d/.test(mm[1])) continue;
+    const s = line.text.indexOf(mm[1], last.start);
+    if (ctx.dates[line.index].some((d) => s < d.end && s + mm[1].length > d.start)) continue;
+    if (ctx.amounts[line.index].some((a) => s < a.end && s + mm[1].length > a.start && (a.currency || a.decimals))) continue;
+    return { value: mm[1], confidence: 0.6, line, box: spanBox(line, s, s + mm[1].length), priority: 2 };
   }
   // A bare number label at the start of its cell, on a line about nothing else.
   for (const hit of findLabels(ctx, L.number_weak)) {
@@ -671,7 +715,7 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
     if (v) return { value: v.value, confidence: 0.55, line, box: spanBox(line, v.start, v.end), priority: 1 };
     const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, cell.end));
     const below = closes ? lineBelow(ctx, line) : null;
-    const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end)) : null;
+    const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end), 'id') : null;
     const w = below && span ? valueIn(ctx, 'id', below, span.start, span.end) : null;
     if (below && w) return { value: w.value, confidence: 0.5, line: below, box: spanBox(below, w.start, w.end), priority: 1 };
   }
@@ -693,6 +737,11 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
   return null;
 }
 
+/** Whether the text at `start` follows a number sign (`#`, `No.`, `Nr`, `N°`): a number, even when shaped as a date. */
+function numberSigned(line: Line, start: number): boolean {
+  return /(?:#|(?<![\p{L}\p{N}])(?:n[°oº]|no|nr|num|number|numero|nummer)\.?)\s*:?\s*$/u.test(line.fold.slice(0, start));
+}
+
 function invoiceDate(ctx: Ctx): Candidate | null {
   const strong = labelled(ctx, 'date', L.issue_date_strong, null, 3);
   if (strong) return strong;
@@ -704,14 +753,14 @@ function invoiceDate(ctx: Ctx): Candidate | null {
     if (!re.test(line.fold)) continue;
     re.lastIndex = 0;
     if (L.date_exclude.test(line.fold) || /associe|liee|related|gemass|bestellung|referen/.test(line.fold)) continue;
-    const d = ctx.dates[line.index][0];
+    const d = ctx.dates[line.index].find((x) => !numberSigned(line, x.start));
     if (d) return { value: d.value, confidence: 0.75, line, box: spanBox(line, d.start, d.end), priority: 2 };
   }
   // First date of the first page that is not labelled as something else.
   for (const line of ctx.lines) {
     if (line.page !== ctx.lines[0].page) break;
     if (L.date_exclude.test(line.fold)) continue;
-    const d = ctx.dates[line.index][0];
+    const d = ctx.dates[line.index].find((x) => !numberSigned(line, x.start));
     if (d) return { value: d.value, confidence: 0.45, line, box: spanBox(line, d.start, d.end), priority: 1 };
   }
   return null;
@@ -797,11 +846,11 @@ const CUSTOMER_HEADING = new RegExp(
     ...L.customer, 'recipient', 'ship(ped)? to', 'shipping address', 'delivery address', 'deliver to', 'invoice for', 'cobrar a',
     'envie a', 'enviar a', 'factura a', 'client(e)? final', 'adresse de facturation', 'adresse de livraison', 'facture a', 'livre a',
     'lieferadresse', 'leistungsempfanger', 'kaufer', 'empfanger', 'nabywca', 'odbiorca', 'platnik', 'intestatario', 'spett\\.?le',
-    'fatturare a', 'faturar a', 'cliente final', 'comprador', 'to',
+    'fatturare a', 'faturar a', 'cliente final', 'comprador', 'to', 'odberatel', 'kupujici', 'kupujuci', 'nabywca',
   ].join('|')})\\s*:?$`,
 );
 const ISSUER_HEADING = new RegExp(
-  `^(?:${[...L.issuer, 'emetteur', 'biller', 'bill from', 'from', 'issued by', 'sprzedawca', 'wystawca', 'sprzedajacy', 'remitente', 'expediteur', 'absender', 'cedente', 'prestatore', 'our details', 'company details'].join('|')})\\s*:?$`,
+  `^(?:${[...L.issuer, 'emetteur', 'biller', 'bill from', 'from', 'issued by', 'sprzedawca', 'wystawca', 'sprzedajacy', 'remitente', 'expediteur', 'absender', 'cedente', 'prestatore', 'our details', 'company details', 'dodavatel', 'prodavajici', 'predavajuci'].join('|')})\\s*:?$`,
 );
 
 interface PartyBlock {
@@ -892,15 +941,18 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
       if (id.kind === 'fr_siren' || id.kind === 'fr_siret') continue; // company numbers, not tax ids
       const box = spanBox(line, id.start, id.end);
       const block = blockOf(blocks, line, box);
+      // The two lines above, in the id's own column when the line has columns (`Acme GmbH    Buyer Holding B.V.`
+      // above `VAT: DE…    VAT: NL…`: the buyer's name speaks for the right column only).
+      const idCell = line.cells.length > 1 ? line.cells.find((c) => c.start <= id.start && c.end >= id.end) : undefined;
       const context = [ctx.lines[line.index - 2], ctx.lines[line.index - 1]]
         .filter((l): l is Line => !!l && l.page === line.page && !headings.has(l.index))
-        .map((l) => l.fold)
+        .map((l) => (idCell ? l.cells.filter((c) => c.bbox[2] > idCell.bbox[0] && c.bbox[0] < idCell.bbox[2]).map((c) => l.fold.slice(c.start, c.end)).join(' ') : l.fold))
         .join('\n');
       CUSTOMER_RE.lastIndex = 0;
       const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context);
       CUSTOMER_RE.lastIndex = 0;
       const own = !block && underHead(line);
-      const isCustomer = block ? block.party === 'customer' : customerWords && !own;
+      const isCustomer = block ? block.party === 'customer' : (customerWords && !own) || besideLetterhead(ctx, line, box);
       const checked = id.checked !== false;
       const cand = { value: id.value, confidence: checked ? (block ? 0.8 : 0.7) : 0.5, line, box, priority: 2, rank: (checked ? 0 : 2) + (block ? 0 : own ? 0.5 : 1) };
       (isCustomer ? customer : issuer).push(cand);
@@ -925,6 +977,27 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
     return c;
   };
   return { issuer: first(issuer), customer: first(customer) };
+}
+
+/** A tax-id label opening a cell: `VAT:`, `USt-IdNr.`, `NIP`, `P. IVA`, `BTW-nr`, `TVA intracom.`, `CIF/NIF`, `DIČ`... */
+const TAX_LABEL_CELL =
+  /^(?:vat|tva|btw|iva|p\.? ?iva|ust|ust-?id(nr)?\.?|mwst|uid|nip|nif|cif|nipc|dic|ico|ic dph|gst(in)?|tax id)(?![\p{L}])/u;
+
+/**
+ * Two parties' tax ids side by side on one line (`VAT: FR…    VAT: NL…`) with no heading over them: the letterhead's
+ * column (the first line's first cell) is the issuer's, so an id in another column, right of a tax label in the
+ * letterhead's column, is the customer's. Without this the customer's id became the issuer's whenever the issuer's
+ * own failed its check digits.
+ */
+function besideLetterhead(ctx: Ctx, line: Line, box: Box): boolean {
+  const head = ctx.lines.find((l) => l.page === line.page);
+  if (!head || head.cells.length < 2 || line.cells.length < 2) return false;
+  const headX = head.cells[0].bbox[0];
+  const cells = line.cells.filter((c) => TAX_LABEL_CELL.test(line.fold.slice(c.start, c.end)));
+  if (cells.length < 2) return false;
+  const mine = cells.find((c) => c.bbox[0] <= box[0] + 0.001 && c.bbox[2] >= box[2] - 0.001);
+  const headCell = cells.find((c) => Math.abs(c.bbox[0] - headX) < 0.03);
+  return mine !== undefined && headCell !== undefined && mine !== headCell;
 }
 
 function issuerName(ctx: Ctx): Candidate | null {

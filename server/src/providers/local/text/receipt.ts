@@ -42,7 +42,8 @@ const TILL_CUES: Array<[RegExp, number]> = [
   [/(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(cashier|kasse|kassierer|caja|cajero|caisse|caissier|operator|served by|counter|terminal|pos|till|table|pax|guests?|mesa|tisch)(?![\p{L}])/u, 1],
   [/(thank\s*you|thanks|danke|vielen dank|gracias|merci|obrigad[oa]|grazie|come again|welcome back|see you)/u, 1],
-  [/(?<![\p{L}])(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
+  // `Due on receipt`, `payable upon receipt of`: an invoice's payment terms, not a receipt's title.
+  [/(?<![\p{L}])(?<!(?:up)?on\s+)(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(qty|item\(s\)|items?|pcs|stk)(?![\p{L}])/u, 0.5],
   [/(?<![\p{L}])(visa|master\s*card|mastercard|amex|debit|girocard|ec-?karte|maestro|approval|auth(orization)?\s*(code|no)|card\s*(no|type)|contactless|kartenzahlung)(?![\p{L}])/u, 0.75],
   [/(goods sold|not (returnable|refundable)|exchange|refund within|keep (this|your) receipt)/u, 1],
@@ -52,6 +53,10 @@ const NOT_TILL_CUES: Array<[RegExp, number]> = [
   // `Bill To : CASH` (a till's walk-in customer) is no buyer block.
   [/(bill(ed)?\s*to|ship(ped)?\s*to|invoice\s*to|sold\s*to|rechnungsempfanger|facturar\s*a|destinataire|customer\s*(no|number|id)|kundennummer|client\s*(no|number))(?!\s*:?\s*(cash|walk.?in|\n\s*cash\b))/u, 2],
   [/(invoice\s*(number|no\.?|nr|#|date)|rechnungs(nummer|datum)|numero\s*de\s*factura|n[°o]\s*de\s*facture|factuurnummer|fattura\s*n)/u, 2],
+  // The document's name then its number sign in any of the languages (`Facture Nr:`, `Factura fiscala Nr:`,
+  // `Korrekturrechnung Nr.`, `Faktura VAT nr`). Weaker than an invoice-number label: a Latin American till slip may
+  // print `Factura N°` (a Spanish `Factura simplificada Nº` is not matched: the qualifier is not in the list).
+  [/(?<![\p{L}])(facture|factura|fattura|fatura|factuur|faktura|\p{L}*rechnung)(\s+(vat|fiscala|fiscal|proforma))?\s*(nr\.?|n[°oº]|no\.|numero|nummer|#)(?![\p{L}])/u, 1.5],
   [/(due\s*date|payment\s*terms|zahlbar\s*bis|zahlungsziel|zahlungsbedingungen|vencimiento|terminos\s*de\s*pago|condiciones\s*de\s*pago|conditions\s*de\s*(paiement|reglement)|echeance|vervaldatum|termin\s*platnosci|scadenza|terms\s*(&|and)\s*conditions|net\s*\d\d\s*days)/u, 1.5],
   // A party's heading on a line of its own (or two side by side): `Cobrar a`, `Recipient  Biller`, `Sprzedawca  Nabywca`.
   [/^\s*(cobrar\s*a|envie\s*a|enviar\s*a|nabywca|sprzedawca|recipient|biller|destinatario|destinataire|emetteur|adquirente|leistungsempfanger|intestatario)(\s*:)?(\s+\p{L}+(\s*:)?)?\s*$/mu, 1.5],
