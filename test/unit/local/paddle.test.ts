@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage, shrinkPage } from '../../../server/src/providers/local/image.ts';
 import { ocrEngineFor } from '../../../server/src/providers/local/index.ts';
 import { OcrAbortedError, OcrTimeoutError, ocrPage, terminateOcr } from '../../../server/src/providers/local/ocr.ts';
-import { ctcDecode, paddleStats } from '../../../server/src/providers/local/paddle.ts';
+import { ctcDecode } from '../../../server/src/providers/local/paddle-engine.ts';
+import { paddleStats } from '../../../server/src/providers/local/paddle.ts';
 import type { PageImage, TextLine } from '../../../server/src/providers/local/types.ts';
 
 const INVOICE = path.resolve('../shared/testdata/documents/invoices/invoice2data/SammyMaystoneLinesTest.png');
