@@ -52,6 +52,11 @@ function arg(name: string): string | null {
   const i = process.argv.indexOf(name);
   return i >= 0 ? (process.argv[i + 1] ?? null) : null;
 }
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log('usage: node bench/reading-speed.ts [--skip-server] [--server-only] [--only mrz|id-front|receipt|text-pdf|scanned] [--limit N] [--default-allocator]\n' +
+    '  (a run with neither --skip-server nor --only and the server part writes bench/results/reading-speed.md; see the head of the file)');
+  process.exit(0);
+}
 const only = arg('--only') as Kind | null;
 const limit = Number(arg('--limit') ?? Infinity);
 const skipServer = process.argv.includes('--skip-server');
@@ -237,7 +242,20 @@ async function serverMemory(files: File[]): Promise<string> {
   await new Promise((r) => setTimeout(r, 1000));
   const warm = server.rss();
   const t0 = performance.now();
-  const { value: results, peak } = await peakRss(server.rss, () => Promise.all(mix.map(post)));
+  // The server's responsiveness meanwhile: GET /healthz one after another (10 ms apart) until every reading has
+  // finished; its slowest answers are how long the event loop was held (a synchronous model run, a long decode...).
+  let reading = true;
+  const health: number[] = [];
+  const probe = (async () => {
+    while (reading) {
+      const h0 = performance.now();
+      await (await fetch(`${server.url}/healthz`)).arrayBuffer();
+      health.push(performance.now() - h0);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  const { value: results, peak } = await peakRss(server.rss, () => Promise.all(mix.map(post)).finally(() => (reading = false)));
+  await probe;
   const wall = performance.now() - t0;
   const rows = results.map((r, i) => `| ${basename(mix[i])} | ${r.status} ${r.state} after ${sec(r.ms)} s | ${r.final} | ${r.type ?? '-'} | ${sec(r.done)} |`);
   return [
@@ -248,6 +266,7 @@ async function serverMemory(files: File[]): Promise<string> {
     `- started: ${idle0.toFixed(0)} MB; engines warm (one MRZ photo, one text PDF, one receipt read first): ${warm.toFixed(0)} MB`,
     `- **8 live readings at once: peak ${peak.toFixed(0)} MB** (goal: under 600 MB), sampled until every reading had finished (${sec(wall)} s; ` +
       'a reading past the 30 s synchronous wait answers 202 and goes on in the server)',
+    `- \`GET /healthz\` meanwhile (${health.length} requests one after another): p50 ${pct(health, 50).toFixed(0)} ms, p95 ${pct(health, 95).toFixed(0)} ms, slowest ${Math.max(...health).toFixed(0)} ms (how long the event loop was held)`,
     '',
     '| file | answer | final status | type | seconds to finished |',
     '|---|---|---|---|---|',

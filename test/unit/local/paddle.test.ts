@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeImage, shrinkPage } from '../../../server/src/providers/local/image.ts';
 import { ocrEngineFor } from '../../../server/src/providers/local/index.ts';
 import { OcrAbortedError, OcrTimeoutError, ocrPage, terminateOcr } from '../../../server/src/providers/local/ocr.ts';
-import { ctcDecode, paddleStats } from '../../../server/src/providers/local/paddle.ts';
+import { ctcDecode } from '../../../server/src/providers/local/paddle-engine.ts';
+import { paddleStats } from '../../../server/src/providers/local/paddle.ts';
 import type { PageImage, TextLine } from '../../../server/src/providers/local/types.ts';
 
 const INVOICE = path.resolve('../shared/testdata/documents/invoices/invoice2data/SammyMaystoneLinesTest.png');
@@ -94,6 +96,91 @@ describe('ocrPage with the PP-OCR engine (onnxruntime, models from the npm packa
     expect(again.map((l) => l.text).join('\n')).toContain('invoice_number_1');
     expect(paddleStats()).toEqual({ loaded: true, pending: 0 });
   });
+});
+
+describe('the PP-OCR worker thread', { timeout: 120_000 }, () => {
+  let receipt: PageImage;
+  let receiptLines: TextLine[];
+
+  beforeAll(async () => {
+    receipt = await shrinkPage(await decodeImage(fs.readFileSync(RECEIPT), 'image/jpeg'), 2400);
+    receiptLines = await ocrPage(receipt, { engine: 'paddle', timeoutMs: 100_000 });
+  }, 240_000);
+
+  afterAll(async () => {
+    await terminateOcr();
+    expect(paddleStats()).toEqual({ loaded: false, pending: 0 });
+  });
+
+  it('reads in the worker: ONNX Runtime is never loaded on the calling thread', () => {
+    expect(receiptLines.map((l) => l.text).join('\n')).toContain('INDAH GIFT');
+    expect(paddleStats()).toEqual({ loaded: true, pending: 0 });
+    const loaded = Object.keys(createRequire(import.meta.url).cache);
+    expect(loaded.some((f) => f.includes(`${path.sep}onnxruntime-node${path.sep}`))).toBe(false);
+  });
+
+  it('a page aborted while it waits behind another is dropped at once, and the one being read is not disturbed', async () => {
+    const first = ocrPage(receipt, { engine: 'paddle', timeoutMs: 100_000 });
+    const ctl = new AbortController();
+    const second = ocrPage(receipt, { engine: 'paddle', signal: ctl.signal, timeoutMs: 100_000 });
+    const secondSettled = Promise.allSettled([second]);
+    // ocr.ts hands the page to paddle.ts after a microtask (its lazy import).
+    await vi.waitFor(() => expect(paddleStats().pending).toBe(2));
+    ctl.abort();
+    const [r] = await secondSettled;
+    expect(r.status === 'rejected' && r.reason).toBeInstanceOf(OcrAbortedError);
+    expect(paddleStats().pending).toBe(1);
+    expect(await first).toEqual(receiptLines);
+    expect(paddleStats()).toEqual({ loaded: true, pending: 0 });
+  });
+
+  it('shutdown while a page is read and another waits: both reject as aborted, the thread ends; the next page starts a new one and reads the same', async () => {
+    const reading = ocrPage(receipt, { engine: 'paddle', timeoutMs: 100_000 });
+    const waiting = ocrPage(receipt, { engine: 'paddle', timeoutMs: 100_000 });
+    const settled = Promise.allSettled([reading, waiting]);
+    await terminateOcr();
+    for (const r of await settled) expect(r.status === 'rejected' && r.reason).toBeInstanceOf(OcrAbortedError);
+    expect(paddleStats()).toEqual({ loaded: false, pending: 0 });
+    expect(await ocrPage(receipt, { engine: 'paddle', timeoutMs: 100_000 })).toEqual(receiptLines);
+    expect(paddleStats()).toEqual({ loaded: true, pending: 0 });
+  });
+
+  it('leaves no worker behind: a process exits by itself after reading (with or without terminateOcr), and its threads do not grow from one engine start to the next', () => {
+    const root = process.cwd();
+    const code = (terminate: boolean) => `
+      import fs from 'node:fs';
+      import { decodeImage } from '${root}/server/src/providers/local/image.ts';
+      import { ocrPage, terminateOcr } from '${root}/server/src/providers/local/ocr.ts';
+      const workers = () => fs.readdirSync('/proc/self/task').filter((t) => fs.readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim() === 'cotejo-pp-ocr').length;
+      const img = await decodeImage(fs.readFileSync('${INVOICE}'), 'image/png');
+      const counts = [];
+      for (let i = 0; i < 2; i++) {
+        const lines = await ocrPage(img, { engine: 'paddle', timeoutMs: 100000 });
+        if (!lines.some((l) => l.text.includes('invoice_number_1'))) throw new Error('not read');
+        counts.push(workers());
+        if (${terminate}) {
+          await terminateOcr();
+          counts.push(workers());
+        }
+      }
+      console.log(JSON.stringify(counts));
+    `;
+    for (const terminate of [true, false]) {
+      // No process.exit in the child: it ends only if nothing (no thread, no timer) holds its event loop.
+      const run = spawnSync(NODE, ['--input-type=module', '-e', code(terminate)], { encoding: 'utf8', timeout: 110_000 });
+      expect(run.status, run.stderr).toBe(0);
+      const counts = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as number[];
+      if (terminate) {
+        // While reading: the worker's thread (and what ONNX Runtime starts in it); after terminateOcr: no more than
+        // ONNX Runtime's own process-wide thread, the same after the second start.
+        const [reading1, after1, reading2, after2] = counts;
+        expect(reading1).toBeGreaterThanOrEqual(1);
+        expect(after1).toBeLessThan(reading1);
+        expect(reading2).toBe(reading1);
+        expect(after2).toBe(after1);
+      } else expect(counts[0]).toBe(counts[1]);
+    }
+  }, 240_000);
 });
 
 describe('the PP-OCR engine offline', () => {

