@@ -219,6 +219,18 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     const small = () => (shrunk ??= m.shrinkPage(image, OCR_MAX_SIDE));
     const lines = await ocr(small, engine);
     used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
+    // A portrait photo (PP-OCR first) whose text is an ID card's printed face: tesseract reads it too, and its reading
+    // is the first of the two combined (its spaces and accents), PP-OCR's the second.
+    if (engine === 'paddle' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf' && lines && lines.length > 0 && !saysReceiptOrInvoice(m, lines) && m.classifyIdFrontBoth([], lines) !== null) {
+      const first = await ocr(small, 'tesseract');
+      if (first && first.length > 0) {
+        ev.second.push(...lines);
+        used.set('ocr', R.ocr);
+        used.set('ocrPaddle', R.ocrPaddle);
+        return first;
+      }
+      return lines;
+    }
     // A landscape photo tesseract read into nothing sure (a landscape invoice, a Chinese VAT invoice: tesseract has
     // no Chinese) is read again by PP-OCR, whose reading is kept only when it says receipt or invoice (so the
     // ID-card path, where tesseract's spaces matter, keeps tesseract's).
