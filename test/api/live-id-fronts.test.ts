@@ -49,6 +49,9 @@ describe.each(DATABASES)('the printed face of an ID card on %s', (kind) => {
     expect(codes).not.toContain('aamva_matches_visual');
     expect(JSON.stringify(a.verdict.reasons ?? [])).not.toContain('type_mismatch');
     expect(a.processing.providers.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['local-ocr', 'local-rules']));
+    // Read by both OCR engines (tesseract and PP-OCR), combined: the number both read alike is sure.
+    expect(a.processing.providers.filter((p: { name: string }) => p.name === 'local-ocr')).toHaveLength(2);
+    expect(a.fields.document_number.confidence).toBeGreaterThanOrEqual(0.8);
   }, 60_000);
 
 });

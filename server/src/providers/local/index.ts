@@ -148,6 +148,11 @@ interface Evidence {
   looked: boolean;
   /** Pages read turned a quarter (true: clockwise): their text's boxes are on the turned page. */
   rotated: Map<number, boolean>;
+  /**
+   * PP-OCR's reading of ID-front pages tesseract read first (no zone, no barcode): the second engine whose fields are
+   * combined with the first's (text/id-front.ts readIdFrontFieldsBoth). Empty when no page had one.
+   */
+  second: TextLine[];
 }
 
 /**
@@ -158,7 +163,7 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
   const on = (r: LocalReaderName) => opts.readers.has(r);
   const scale = opts.budgetScale ?? 1;
   const budget = Object.fromEntries(Object.entries(BUDGET_MS).map(([k, v]) => [k, v * scale])) as Record<keyof typeof BUDGET_MS, number>;
-  const ev: Evidence = { pages: [], lines: [], xml: null, pageCount: Math.max(1, input.pages), looked: false, rotated: new Map() };
+  const ev: Evidence = { pages: [], lines: [], xml: null, pageCount: Math.max(1, input.pages), looked: false, rotated: new Map(), second: [] };
   // The pages of one document queue together for the OCR workers, fairly among documents.
   const readingId = randomUUID();
   /** A reader under its budget; one that answered (found something or not) means the document was looked at. */
@@ -214,19 +219,45 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     const small = () => (shrunk ??= m.shrinkPage(image, OCR_MAX_SIDE));
     const lines = await ocr(small, engine);
     used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
+    // A portrait photo (PP-OCR first) whose text is an ID card's printed face: tesseract reads it too, and its reading
+    // is the first of the two combined (its spaces and accents), PP-OCR's the second.
+    if (engine === 'paddle' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf' && lines && lines.length > 0 && !saysReceiptOrInvoice(m, lines) && m.classifyIdFrontBoth([], lines) !== null) {
+      const first = await ocr(small, 'tesseract');
+      if (first && first.length > 0) {
+        ev.second.push(...lines);
+        used.set('ocr', R.ocr);
+        used.set('ocrPaddle', R.ocrPaddle);
+        return first;
+      }
+      return lines;
+    }
     // A landscape photo tesseract read into nothing sure (a landscape invoice, a Chinese VAT invoice: tesseract has
     // no Chinese) is read again by PP-OCR, whose reading is kept only when it says receipt or invoice (so the
     // ID-card path, where tesseract's spaces matter, keeps tesseract's).
     // (Also when tesseract ran past its budget on such a photo: its text is not worth waiting for twice.)
-    if (engine === 'tesseract' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf' && (!lines || !saysSomething(m, lines))) {
+    // A photo whose text is the printed face of an ID card is read by PP-OCR too: the fields of both readings are
+    // combined (what both read alike is surer, what they dispute is unsure; issue #28).
+    const auto = engine === 'tesseract' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf';
+    const idFront = auto && !!lines && lines.length > 0 && m.classifyIdFront(lines) !== null && !saysReceiptOrInvoice(m, lines);
+    if (auto && (!lines || !saysSomething(m, lines) || idFront)) {
       const again = await ocr(small, 'paddle');
-      if (again && saysReceiptOrInvoice(m, again)) {
+      if (!idFront && again && saysReceiptOrInvoice(m, again)) {
         used.set('ocr', R.ocrPaddle);
         return again;
       }
+      if (again && again.length > 0 && (idFront || m.classifyIdFront(again) !== null)) {
+        // Tesseract read nothing at all: PP-OCR's reading is the page's text (there is nothing to combine).
+        if (!lines || lines.length === 0) {
+          used.set('ocr', R.ocrPaddle);
+          return again;
+        }
+        ev.second.push(...again);
+        used.set('ocrPaddle', R.ocrPaddle);
+        return lines;
+      }
       // Still nothing: a till receipt photographed sideways (its lines run down the photo) is read turned upright,
       // a quarter turn each way; the boxes of the fields read from it are turned back (ev.rotated).
-      if (!again || !saysSomething(m, again)) {
+      if (!idFront && (!again || !saysSomething(m, again))) {
         for (const cw of [true, false]) {
           const turned = await ocr(() => m.shrinkPage(rotatePage(image, cw), OCR_MAX_SIDE), 'paddle');
           if (turned && saysReceiptOrInvoice(m, turned)) {
@@ -411,7 +442,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions, pageLan
   }
   if (textLines.length > 0 && opts.readers.has('text')) {
     text = m.classifyText(textLines);
-    front = m.classifyIdFront(ev.lines);
+    front = m.classifyIdFrontBoth(ev.lines, ev.second);
     used.set('rules', R.rules);
   }
 
@@ -462,7 +493,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions, pageLan
     if (ev.lines.length > 0 && opts.readers.has('text') && ID_CATEGORIES.has(entry.category)) {
       // The printed face: fields the zone or barcode did not carry, and beside those it did, the printed value as
       // the visual reading that mrz_matches_visual / aamva_matches_visual compare (the zone's value is kept).
-      const printed = m.readIdFrontFields(ev.lines, entry, wanted, { country: document?.country ?? null, region: front?.region ?? null });
+      const printed = m.readIdFrontFieldsBoth(ev.lines, ev.second, entry, wanted, { country: document?.country ?? null, region: front?.region ?? null });
       for (const [k, f] of Object.entries(printed)) {
         const have = found[k];
         if (!have) found[k] = f;

@@ -664,7 +664,7 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   for (const [i, l] of lines.entries()) {
     const c = cityLine(l);
     if (!c) continue;
-    const st = lines.slice(Math.max(0, i - 3), i).reverse().find((s) => /(^|\s)\d{1,6}\s+[A-Z0-9][A-Za-z0-9.]*(\s|$)/.test(s.text) && s.bbox[1] > 0.4);
+    const st = lines.slice(Math.max(0, i - 3), i).reverse().find((s) => /(^|\s)\d{1,6}\s+[A-Z0-9][A-Za-z0-9.]*(\s|$)/.test(s.text) && s.bbox[1] > 0.3);
     const cityWords = l.words.filter((w) => w.start >= c.cityAt && w.end <= c.cityAt + c.city.length + 1);
     const city = ['', c.city, c.state, c.zip];
     const region = c.state;
@@ -740,4 +740,193 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   if (want.has('region') && opts.region && !out.region) out.region = { value: opts.region.value, confidence: opts.region.confidence, source: { page: opts.region.page, bbox: opts.region.bbox }, origin: 'ocr' };
   if (want.has('issuing_country') && opts.country && !out.issuing_country) out.issuing_country = { value: opts.country, confidence: 0.8, source: null, origin: 'ocr' };
   return out;
+}
+
+// ------------------------------------------------------------------ two engines (issue #28)
+
+/** Numbered field labels a card prints (AAMVA and the EU licence model): glued to their value by PP-OCR (`1PUBLIC`). */
+const NUMBERED_KEYS = new Set(['1', '2', '3', '4a', '4b', '4c', '4d', '5', '8', '9', '9a', '12', '15', '16', '17', '18', '19']);
+/** Colour codes of AAMVA's eyes and hair (`EYESBLU`, `HAIRBRO`). */
+const COLOURS = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK|BAL|BLN|RED|SDY|WHI|AMB|MUL|XXX';
+/** A label glued to the value after it, and what that value must look like for the word to be cut. */
+const GLUED_LABELS: RegExp[] = [
+  new RegExp(`^(SEX)([MFX])$`),
+  /^(CLASS)([A-FM]|[A-D][M1-9]|\d)$/,
+  new RegExp(`^(EYES|HAIR)(${COLOURS})$`),
+  /^(DOB|EXP|ISS|DLN|DL|HGT|HT|WGT|WT|LN|FN|END|RESTR?|DD)(\d.*)$/,
+  /^(DLN?|LIC|ID)(NO\.?|#)$/,
+];
+
+/**
+ * PP-OCR's words cut where its recogniser glued them (it reads a card's small text without most spaces): a numbered
+ * label and its value (`4dDLN`, `1PUBLIC`), an abbreviated label and its value (`SEXF`, `CLASSD`, `DOB06/03/1981`),
+ * a state and its ZIP (`HI96820`), a city and its state (`COLUMBUS.OH`), a house number and its street on a street
+ * line (`123MAN STREET`). Each part gets its share of the word's box, by characters. Names glued together
+ * (`JANEO` for `JANE Q`) cannot be told from a name and stay whole.
+ */
+export function unglueWords(raw: readonly TextLine[]): TextLine[] {
+  return raw.map((l) => {
+    if (!l.words?.length) return l;
+    const street = /\b(ST|STREET|AVE?|AVENUE|RD|ROAD|DR|DRIVE|BLVD|LN|LANE|WAY|CT|PL|APT\.?\d*)$/i.test(l.text.trim()) || l.words.some((w) => /^(ST|STREET|AVE|RD|DR|BLVD|LN|APT\.?\d*)$/i.test(w.text));
+    const words = l.words.flatMap((w) => cutWord(w.text, street).reduce<{ parts: typeof l.words; at: number }>((acc, part) => {
+      const [x0, y0, x1, y1] = w.bbox;
+      const share = (x1 - x0) / Math.max(1, w.text.length);
+      acc.parts!.push({ text: part, bbox: [x0 + share * acc.at, y0, x0 + share * (acc.at + part.length), y1], confidence: w.confidence });
+      acc.at += part.length;
+      return acc;
+    }, { parts: [], at: 0 }).parts!);
+    return { ...l, text: words.map((w) => w.text).join(' '), words };
+  });
+}
+
+/** The parts of one glued word (itself alone when nothing is glued). */
+function cutWord(t: string, streetLine: boolean): string[] {
+  // A city glued to its state, and the state to its ZIP: `NASHMLLE.TN37210`, `COLUMBUS.OH`, `HI96820`.
+  const city = /^(\p{L}{3,})[.,]([A-Z]{2})(\d{5}(?:-\d{4})?)?$/u.exec(t);
+  if (city && STATE_ABBRS.has(city[2])) return [`${city[1]},`, city[2], ...(city[3] ? [city[3]] : [])];
+  const zip = /^([A-Z]{2})(\d{5}(?:-\d{4})?)$/.exec(t);
+  if (zip && STATE_ABBRS.has(zip[1])) return [zip[1], zip[2]];
+  const numbered = /^(\d{1,2}[a-d]?)([.:]?)(\p{Lu}{2}.*)$/u.exec(t);
+  if (numbered && NUMBERED_KEYS.has(numbered[1].toLowerCase())) return [numbered[1] + numbered[2], ...cutWord(numbered[3], streetLine)];
+  for (const re of GLUED_LABELS) {
+    const m = re.exec(t);
+    if (m) return [m[1], m[2]];
+  }
+  // A house number glued to its street's name, on a line that ends with a street word (`11970WBROAD ST`).
+  const house = /^(\d{1,6})(\p{Lu}{3,}.*)$/u.exec(t);
+  if (house && streetLine) return [house[1], house[2]];
+  return [t];
+}
+
+/** A value folded for comparing two engines' readings: letters and digits only, capitals, no accents. */
+const foldValue = (v: unknown) => String(v ?? '').normalize('NFD').replace(/\p{M}+/gu, '').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/** Confidence of a field two engines read alike: both would have to be wrong the same way (at most 0.97). */
+const agreed = (a: number, b: number) => round(Math.min(0.97, 1 - (1 - a) * (1 - b)));
+/**
+ * Confidence of a field the second engine alone read: PP-OCR's character scores are high even where it glued words
+ * or dropped a space, so its own say is discounted.
+ */
+const SECOND_ALONE = 0.85;
+/** Where the engines disagree, the value kept is reported unsure: below the 0.8 from which a check judges it. */
+const DISAGREED_MAX = 0.6;
+
+/** Age bounds of a card's holder (years) at the card's issue or, without one, at `today`. */
+const AGE_MIN = 14;
+const AGE_MAX = 110;
+
+/**
+ * The card's dates are consistent: birth before issue before expiry, the holder 14 to 110 years old at issue (or
+ * today without an issue date), issue not in the future.
+ */
+function datesPlausible(d: { birth?: string; issue?: string; expiry?: string }, today: string): boolean {
+  const { birth, issue, expiry } = d;
+  if (birth && issue && !(birth < issue)) return false;
+  if (issue && expiry && !(issue < expiry)) return false;
+  if (birth && expiry && !(birth < expiry)) return false;
+  if (issue && issue > today) return false;
+  if (birth) {
+    const at = issue ?? today;
+    const age = Number(at.slice(0, 4)) - Number(birth.slice(0, 4)) - (at.slice(5) < birth.slice(5) ? 1 : 0);
+    if (age < AGE_MIN || age > AGE_MAX) return false;
+  }
+  return true;
+}
+
+const DATE_FIELDS: Record<string, 'birth' | 'issue' | 'expiry'> = { birth_date: 'birth', issue_date: 'issue', expiry_date: 'expiry' };
+
+/**
+ * The printed face read by two OCR engines, combined field by field (`first`: tesseract's reading, `second`:
+ * PP-OCR's). Both read the same value (letters and digits alike): it is more sure, and the first engine's spelling is
+ * kept (tesseract keeps the spaces and accents PP-OCR drops: `Maélis-Gaélle, Marie` for `Maelis-Gaelle,Marie`).
+ * One engine alone: its value (the second's discounted). They disagree: the value with the stronger evidence (the
+ * card's dates consistent with the other fields, the value shown by the other engine's text too, then the reading's
+ * own confidence) is kept, reported unsure (at most
+ * 0.6: a check never judges it). Then the dates kept must be consistent together; those that are not and are not
+ * agreed by both engines are reported unsure as well.
+ */
+export function combineIdFrontFields(
+  first: Record<string, ReadField>,
+  second: Record<string, ReadField>,
+  opts: { firstLines?: readonly TextLine[]; secondLines?: readonly TextLine[]; today?: string } = {},
+): Record<string, ReadField> {
+  const today = opts.today ?? new Date().toISOString().slice(0, 10);
+  /** A value of 4 characters or more the other engine's text shows on one of its lines (wherever it put it). */
+  const shownBy = (lines: readonly TextLine[] | undefined, v: unknown) => {
+    const f = foldValue(v);
+    return f.length >= 4 && !!lines?.some((l) => foldValue(l.text).includes(f));
+  };
+  const out: Record<string, ReadField> = {};
+  const disputed: Array<[string, ReadField, ReadField]> = [];
+  const sure = new Set<string>();
+  const has = (f: ReadField | undefined): f is ReadField => !!f && f.value !== null && f.value !== undefined && f.value !== '';
+  for (const k of new Set([...Object.keys(first), ...Object.keys(second)])) {
+    const a = first[k];
+    const b = second[k];
+    if (!has(a) && !has(b)) continue;
+    if (!has(b)) out[k] = a!;
+    else if (!has(a)) out[k] = { ...b, confidence: round(b.confidence * SECOND_ALONE) };
+    else if (foldValue(a.value) === foldValue(b.value)) {
+      // The box of the surer reading (tesseract's word boxes are its own; PP-OCR's glued parts are shares of one).
+      out[k] = { ...a, confidence: agreed(a.confidence, b.confidence), source: a.confidence >= b.confidence ? a.source : b.source };
+      sure.add(k);
+    } else disputed.push([k, a, b]);
+  }
+  const dates = () => Object.fromEntries(Object.entries(DATE_FIELDS).filter(([k]) => has(out[k])).map(([k, n]) => [n, String(out[k].value)])) as { birth?: string; issue?: string; expiry?: string };
+  // Disputed dates after the others (they are judged against those), the surest disagreement first.
+  disputed.sort((x, y) => Number(x[0] in DATE_FIELDS) - Number(y[0] in DATE_FIELDS) || Math.max(y[1].confidence, y[2].confidence) - Math.max(x[1].confidence, x[2].confidence));
+  for (const [k, a, b] of disputed) {
+    const score = (f: ReadField) => {
+      let s = f.confidence;
+      // The other engine read this value too, for another field or none: it is on the card as read.
+      if (shownBy(f === a ? opts.secondLines : opts.firstLines, f.value)) s += 1;
+      if (k in DATE_FIELDS && !datesPlausible({ ...dates(), [DATE_FIELDS[k]]: String(f.value) }, today)) s -= 2;
+      return s;
+    };
+    const win = score(b) > score(a) ? b : a;
+    out[k] = { ...win, confidence: round(Math.min(DISAGREED_MAX, win.confidence * 0.75)) };
+  }
+  // The dates together: when they contradict each other, none of those not read alike by both engines is sure.
+  if (!datesPlausible(dates(), today)) {
+    for (const k of Object.keys(DATE_FIELDS)) if (has(out[k]) && !sure.has(k)) out[k] = { ...out[k], confidence: round(Math.min(out[k].confidence, DISAGREED_MAX)) };
+  }
+  return out;
+}
+
+/**
+ * The face classified from both engines' text: the surer classification; the same type from both keeps the higher
+ * confidence, and the US state both read alike is more sure (one read by one engine only keeps its own).
+ */
+export function classifyIdFrontBoth(first: readonly TextLine[], second: readonly TextLine[] | null): IdFrontClassification | null {
+  const a = classifyIdFront(first);
+  if (!second?.length) return a;
+  const b = classifyIdFront(unglueWords(second));
+  if (!a || !b) return a ?? b;
+  const win = b.confidence > a.confidence ? b : a;
+  const other = win === a ? b : a;
+  let region = win.region ?? (other.country === win.country ? other.region : null);
+  if (a.region && b.region) {
+    region = a.region.value === b.region.value
+      ? { ...a.region, confidence: agreed(a.region.confidence, b.region.confidence) }
+      : { ...win.region!, confidence: round(Math.min(DISAGREED_MAX, win.region!.confidence * 0.75)) };
+  }
+  return { ...win, region: win.country === 'USA' ? region : null };
+}
+
+/**
+ * The printed fields read from both engines' lines and combined (combineIdFrontFields); the first engine's alone when
+ * there is no second reading. The state and country come from the classification (`opts`), once.
+ */
+export function readIdFrontFieldsBoth(first: readonly TextLine[], second: readonly TextLine[] | null, entry: CatalogueEntry, wanted: readonly string[], opts: { country: string | null; region?: IdFrontClassification['region'] }): Record<string, ReadField> {
+  const a = readIdFrontFields(first, entry, wanted, opts);
+  if (!second?.length) return a;
+  const b = readIdFrontFields(unglueWords(second), entry, wanted, opts);
+  const fromClassification = (k: string) => k === 'region' || k === 'issuing_country';
+  const combined = combineIdFrontFields(
+    Object.fromEntries(Object.entries(a).filter(([k]) => !fromClassification(k))),
+    Object.fromEntries(Object.entries(b).filter(([k]) => !fromClassification(k))),
+    { firstLines: first, secondLines: second },
+  );
+  for (const k of ['region', 'issuing_country']) if (a[k] ?? b[k]) combined[k] = (a[k] ?? b[k])!;
+  return combined;
 }

@@ -2,7 +2,7 @@
 export { classifyText, isInvoiceType, type TextClassification } from './classify.ts';
 export { parseInvoiceXml, readEmbeddedInvoice, type EmbeddedInvoice } from './embedded.ts';
 export { extractFields, type ExtractOptions } from './extract.ts';
-export { classifyIdFront, readIdFrontFields, type IdFrontClassification } from './id-front.ts';
+export { classifyIdFront, classifyIdFrontBoth, readIdFrontFields, readIdFrontFieldsBoth, type IdFrontClassification } from './id-front.ts';
 export { detectCountry, findIbans, findTaxIds } from './ids.ts';
 export { findAmounts, findDates, guessLanguage, parseNumber } from './normalize.ts';
 export { splitDocuments } from './receipt.ts';
