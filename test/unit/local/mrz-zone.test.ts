@@ -2,12 +2,14 @@
  * Zone finding and line cutting on rendered cards (support-mrz.ts renderIdCard, made at test time): a microtext rule
  * printed between the lines (German and Danish passports) does not hide the zone, and a stray glyph beside a line
  * does not shift its grid by a cell (the lines of a zone share one grid), a negative (light print on dark, as some
- * infrared and ultraviolet captures come) and a faded scan are read.
+ * infrared and ultraviolet captures come) and a faded scan are read; so are an ultraviolet-like capture (dark violet,
+ * print and paper ~50 grey levels apart, noisy) and a worn noisy scan (image.ts cleanedCopy: the copy searched when
+ * the first search finds nothing).
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { readMrz } from '../../../server/src/providers/local/mrz/index.ts';
-import { greyFrom } from '../../../server/src/providers/local/mrz/image.ts';
+import { cleanedCopy, greyFrom } from '../../../server/src/providers/local/mrz/image.ts';
 import { bandSets, zoneStrip } from '../../../server/src/providers/local/mrz/lines.ts';
 import { locateZones } from '../../../server/src/providers/local/mrz/locate.ts';
 import { loadPage, renderIdCard } from './support-mrz.ts';
@@ -130,5 +132,51 @@ describe('a mark beside one line of the zone', () => {
     const r = await readMrz(page);
     expect(r?.lines).toEqual(MRVB);
     expect(r?.valid).toBe(true);
+  }, 30_000);
+});
+
+/** A deterministic noisy per-pixel map of an image (the same bytes on every run). */
+async function remap(png: Buffer, f: (v: number) => [number, number, number], noise: number): Promise<Buffer> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32 - 0.5) * 2 * noise;
+  const out = Buffer.alloc(info.width * info.height * 3);
+  for (let i = 0; i < info.width * info.height; i++) {
+    const v = (0.299 * data[3 * i] + 0.587 * data[3 * i + 1] + 0.114 * data[3 * i + 2]) / 255;
+    const n = rnd();
+    f(v).forEach((c, k) => (out[3 * i + k] = Math.max(0, Math.min(255, Math.round(c + n)))));
+  }
+  return sharp(out, { raw: { width: info.width, height: info.height, channels: 3 } }).png().toBuffer();
+}
+
+describe('captures read through the cleaned copy (image.ts cleanedCopy)', () => {
+  it('an ultraviolet-like capture (dark violet, print and paper ~50 grey levels apart, noisy): the copy is the brightest channel, and the zone is read', async () => {
+    const card = await renderIdCard({ lines: TD3, width: 800, margin: 0.1, angle: 2 });
+    const page = await loadPage(await remap(card, (v) => [25 + 55 * v, 10 + 30 * v, 60 + 120 * v], 14));
+    const grey = greyFrom(page.grey, page.width, page.height);
+    const clean = cleanedCopy(grey, page.rgb);
+    expect(clean).not.toBeNull();
+    const mean = (d: Float32Array) => d.reduce((t, v) => t + v, 0) / d.length;
+    // the violet ground is dark in grey (~60), light in the copy (blue channel, stretched)
+    expect(mean(grey.d)).toBeLessThan(80);
+    expect(mean(clean!.d)).toBeGreaterThan(mean(grey.d) + 80);
+    const r = await readMrz(page);
+    expect(r?.lines).toEqual(TD3);
+    expect(r?.valid).toBe(true);
+  }, 30_000);
+
+  it('a worn scan (soft, paper and print ~64 levels apart, noisy) is read', async () => {
+    const card = await renderIdCard({ lines: TD3, width: 800, margin: 0.1 });
+    const worn = await sharp(await remap(card, (v) => [150 + 64 * v, 150 + 64 * v, 142 + 64 * v], 14)).blur(1.1).png().toBuffer();
+    const page = await loadPage(worn);
+    expect(cleanedCopy(greyFrom(page.grey, page.width, page.height), page.rgb)).not.toBeNull();
+    const r = await readMrz(page);
+    expect(r?.lines).toEqual(TD3);
+  }, 30_000);
+
+  it('a clean grey photo gets no copy (nothing to search twice)', async () => {
+    const page = await loadPage(await renderIdCard({ lines: TD3, margin: 0.1 }));
+    const { data } = await sharp(page.grey, { raw: { width: page.width, height: page.height, channels: 1 } }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    expect(cleanedCopy(greyFrom(page.grey, page.width, page.height), data)).toBeNull();
   }, 30_000);
 });

@@ -287,3 +287,92 @@ export function components(mask: Uint8Array, w: number, h: number, minPixels: nu
   }
   return out;
 }
+
+/**
+ * A cleaner copy of a photo for a second search when the first found no zone, or null when it would be the same image:
+ * - colour: the brightest of the three channels per pixel (the zone's ink is black in every channel; a violet
+ *   ultraviolet frame, a red highlighter or a yellow light over the page is bright in one of them);
+ * - contrast: stretched so that the 1st and 99th percentiles span 0..255 (a worn or washed-out capture);
+ * - noise: when neighbouring pixels differ by more than 3 % of that range (a high-ISO capture in the dark), a 3 x 3
+ *   mean.
+ * Same size as the grey image: the geometry read on it is valid on the original.
+ */
+export function cleanedCopy(grey: Grey, rgb?: Uint8Array): Grey | null {
+  const n = grey.w * grey.h;
+  let d = grey.d;
+  let changed = false;
+  if (rgb && rgb.length === 3 * n) {
+    // the channels' spread where it is largest decides: most photos are grey enough that the max is the grey
+    let spread = 0;
+    let count = 0;
+    for (let i = 0; i < n; i += 5) {
+      const r = rgb[3 * i];
+      const g = rgb[3 * i + 1];
+      const b = rgb[3 * i + 2];
+      spread += Math.max(r, g, b) - Math.min(r, g, b);
+      count++;
+    }
+    if (spread / count >= COLOUR_SPREAD) {
+      d = new Float32Array(n);
+      for (let i = 0; i < n; i++) d[i] = Math.max(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]);
+      changed = true;
+    }
+  }
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < n; i += 3) hist[Math.max(0, Math.min(255, Math.round(d[i])))]++;
+  const total = Math.ceil(n / 3);
+  const at = (q: number) => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) if ((acc += hist[v]) >= q * total) return v;
+    return 255;
+  };
+  const lo = at(0.01);
+  const hi = at(0.99);
+  if (hi <= lo) return null;
+  // noise: median absolute difference of horizontal neighbours, against the range
+  const diffs = new Uint32Array(256);
+  let m = 0;
+  for (let i = 0; i + 1 < n; i += 7) {
+    if ((i + 1) % grey.w === 0) continue;
+    diffs[Math.min(255, Math.round(Math.abs(d[i + 1] - d[i])))]++;
+    m++;
+  }
+  let acc = 0;
+  let mad = 0;
+  for (let v = 0; v < 256; v++) if ((acc += diffs[v]) >= m / 2) {
+    mad = v;
+    break;
+  }
+  const noisy = mad >= NOISE_SHARE * (hi - lo);
+  const stretch = hi - lo < STRETCH_BELOW;
+  if (!changed && !noisy && !stretch) return null;
+  const k = stretch ? 255 / (hi - lo) : 1;
+  const off = stretch ? lo : 0;
+  const out = new Float32Array(n);
+  const { w, h } = grey;
+  if (noisy) {
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        let s = 0;
+        let c = 0;
+        for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) {
+          for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) {
+            s += d[yy * w + xx];
+            c++;
+          }
+        }
+        out[y * w + x] = Math.max(0, Math.min(255, (s / c - off) * k));
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) out[i] = Math.max(0, Math.min(255, (d[i] - off) * k));
+  }
+  return { w, h, d: out };
+}
+
+/** Mean spread between a pixel's brightest and darkest channel from which a photo counts as tinted. */
+const COLOUR_SPREAD = 20;
+/** Median neighbour difference, as a share of the 1-99 % range, from which a photo counts as noisy. */
+const NOISE_SHARE = 0.03;
+/** Range (1st to 99th percentile) under which the copy is stretched. */
+const STRETCH_BELOW = 90;

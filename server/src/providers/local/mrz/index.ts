@@ -10,7 +10,7 @@ import type { Box, MrzReading, PageImage } from '../types.ts';
 import { classify, model } from './classify.ts';
 import { decode, type Decoded, type MrzFormat } from './decode.ts';
 import { lineFeatures, type LineGeom } from './features.ts';
-import { greyFrom, sample, type Grey } from './image.ts';
+import { cleanedCopy, greyFrom, sample, type Grey } from './image.ts';
 import { bandSets, fitGrid, flipGeom, zoneStrip } from './lines.ts';
 import { LOCATE_SIDE, locateZones, type ZoneCandidate } from './locate.ts';
 
@@ -193,18 +193,21 @@ function inverted(img: Grey): Grey {
 }
 
 /** One search of an image: zones at LOCATE_SIDE, then at twice that for large images where nothing was found. */
-function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }, seen: ZoneCandidate[] = []): Generator<void> {
+function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }, seen: ZoneCandidate[] = [], maxZones = MAX_ZONES, sides = [LOCATE_SIDE, 2 * LOCATE_SIDE]): Generator<void> {
   const mean = meanGrey(img);
-  for (const side of [LOCATE_SIDE, 2 * LOCATE_SIDE]) {
+  for (const side of sides) {
     // second pass at double resolution only for large images where nothing was found (a small document far away)
     if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || hyps.some((h) => h.d.gate))) break;
-    for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, MAX_ZONES)) {
+    for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, maxZones)) {
       yield;
       seen.push(z);
       readZone(img, z, zi.n++, mean, hyps);
     }
   }
 }
+
+/** How many zone candidates the search of the cleaned copy reads at most. */
+const MAX_CLEAN_ZONES = 3;
 
 /** How many new zone candidates the faint search reads at most. */
 const MAX_FAINT_ZONES = 3;
@@ -229,26 +232,48 @@ function* faintSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }, seen: Zon
   }
 }
 
-/** The images to search in turn: the image, then (dark images, nothing found) its negative. */
-function* searches(img: Grey, hyps: Hypothesis[]): Generator<void, Grey> {
+/**
+ * The images to search in turn: the image; then (nothing found) a cleaner copy of it (brightest channel of a tinted
+ * photo, contrast stretched, noise smoothed: see cleanedCopy), then (dark images, still nothing) the negative.
+ * Every step is a fixed sequence of work on the pixels alone: no clock, no shared state, the same answer under any load.
+ */
+function* searches(img: Grey, hyps: Hypothesis[], rgb?: Uint8Array): Generator<void, Grey> {
   const zi = { n: 0 };
   const seen: ZoneCandidate[] = [];
   yield* searchSteps(img, hyps, zi, seen);
   if (!hyps.some((h) => h.d.gate)) yield* faintSteps(img, hyps, zi, seen);
-  if (hyps.some((h) => h.d.gate) || meanGrey(img) >= DARK_MEAN) return img;
+  if (hyps.some((h) => h.d.gate)) return img;
+  const clean = cleanedCopy(img, rgb);
+  if (clean) {
+    yield;
+    const found: Hypothesis[] = [];
+    // one size and the three likeliest candidates only: the copy is searched on every photo without a zone (a receipt
+    // scanned pale, an ID front in colour), it should not cost as much as the first search
+    yield* searchSteps(clean, found, zi, [], MAX_CLEAN_ZONES, [LOCATE_SIDE]);
+    // (the leading readings with their bands re-measured first: on a soft capture that is often what passes the gate)
+    // Only a reading whose check digits all pass is taken from the copy: a smoothed, stretched capture misreads more,
+    // and a misread digit would fail a genuine document's checks (no zone is a review; a failing zone can be invalid).
+    const best = finish(clean, found)[0];
+    if (best?.d.gate && best.d.valid) {
+      hyps.length = 0;
+      hyps.push(...found);
+      return clean;
+    }
+  }
+  if (meanGrey(img) >= DARK_MEAN) return img;
   const neg = inverted(img);
   const found: Hypothesis[] = [];
   yield* searchSteps(neg, found, zi);
-  if (!found.some((h) => h.d.gate)) return img;
+  if (!finish(neg, found).some((h) => h.d.gate)) return img;
   hyps.length = 0;
   hyps.push(...found);
   return neg;
 }
 
 /** Read every hypothesis of the image; best first (synchronous; for tools and tests). */
-export function readHypotheses(img: Grey): Hypothesis[] {
+export function readHypotheses(img: Grey, rgb?: Uint8Array): Hypothesis[] {
   const out: Hypothesis[] = [];
-  const it = searches(img, out);
+  const it = searches(img, out, rgb);
   let step = it.next();
   while (!step.done) step = it.next();
   return finish(step.value, out);
@@ -274,7 +299,7 @@ export async function readMrz(image: PageImage): Promise<MrzReading | null> {
   const grey = greyFrom(image.grey, image.width, image.height);
   await yieldToLoop();
   const hyps: Hypothesis[] = [];
-  const it = searches(grey, hyps);
+  const it = searches(grey, hyps, image.rgb);
   let step = it.next();
   while (!step.done) {
     await yieldToLoop();

@@ -1,0 +1,144 @@
+// The MRZ study set of issue #28: the dev set's `tune` MRZ files (never validate) and images derived from them for the
+// captures the held-out misses name: infrared-like, ultraviolet-like, worn low-contrast scans, both sides of a card in
+// one image, small and rotated. Counts zones found and read exactly per variant, and the wall time per reading.
+// Usage: node bench/mrz-study.ts [--variants a,b] [--files substr] [--extra DIR] [--dump DIR] [--misses] [--verbose]   (node_modules/.bin on PATH)
+//   --extra DIR: also read DIR/*.{jpg,png} with DIR/truth.json ([{file, lines}]) (public specimens fetched to study;
+//   never committed). Prints a markdown table; paste the summary into bench/results/mrz-reader.md.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { readMrz } from '../server/src/providers/local/mrz/index.ts';
+import { loadPage } from '../test/unit/local/support-mrz.ts';
+
+const DEV = join(import.meta.dirname, '../../shared/testdata/documents-dev');
+interface Doc {
+  path: string;
+  category: string;
+  split: string;
+  expected: { mrz_lines?: string[] };
+}
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? (process.argv[i + 1] ?? null) : null;
+};
+const truth = (JSON.parse(readFileSync(join(DEV, 'ground-truth.json'), 'utf8')) as Doc[]).filter(
+  (d) => d.split === 'tune' && (d.category === 'mrz' || d.category === 'mrz-flagged') && d.expected.mrz_lines,
+);
+const only = arg('--files');
+const docs: Array<{ name: string; file: string; lines: string[] }> = truth
+  .map((d) => ({ name: d.path.split('/').pop()!, file: join(DEV, d.path), lines: d.expected.mrz_lines! }))
+  .filter((d) => !only || d.name.includes(only));
+const extra = arg('--extra');
+if (extra && existsSync(join(extra, 'truth.json'))) {
+  for (const t of JSON.parse(readFileSync(join(extra, 'truth.json'), 'utf8')) as Array<{ file: string; lines: string[] }>) {
+    docs.push({ name: 'extra:' + t.file, file: join(extra, t.file), lines: t.lines });
+  }
+}
+// the other side of a card, for the two-sided images: a tune ID front (never a validate file)
+const FRONT = join(DEV, 'id-fronts/zerox__0023.png');
+
+/** A deterministic noise source (the same images on every run). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) - 0.5;
+}
+
+async function rawOf(buf: Buffer): Promise<{ data: Buffer; w: number; h: number }> {
+  const { data, info } = await sharp(buf).autoOrient().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  return { data, w: info.width, h: info.height };
+}
+
+/** Per-pixel map of an RGB image (f gets r, g, b and returns r, g, b), plus noise of amplitude `noise`. */
+async function mapRgb(buf: Buffer, f: (r: number, g: number, b: number) => [number, number, number], noise = 0): Promise<Buffer> {
+  const { data, w, h } = await rawOf(buf);
+  const rnd = lcg(7);
+  const out = Buffer.alloc(data.length);
+  for (let i = 0; i < w * h; i++) {
+    const [r, g, b] = f(data[3 * i], data[3 * i + 1], data[3 * i + 2]);
+    const n = noise ? rnd() * 2 * noise : 0;
+    out[3 * i] = Math.max(0, Math.min(255, Math.round(r + n)));
+    out[3 * i + 1] = Math.max(0, Math.min(255, Math.round(g + n)));
+    out[3 * i + 2] = Math.max(0, Math.min(255, Math.round(b + n)));
+  }
+  return sharp(out, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+}
+
+const grey = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
+
+async function twoSides(buf: Buffer, stacked: boolean): Promise<Buffer> {
+  const m = await sharp(buf).metadata();
+  const w = m.width!;
+  const h = m.height!;
+  const front = await sharp(FRONT).resize(stacked ? { width: w, height: Math.round(w * 0.63), fit: 'fill' } : { height: h, width: Math.round(h * 1.58), fit: 'fill' }).removeAlpha().png().toBuffer();
+  const fm = await sharp(front).metadata();
+  const W = stacked ? w : w + fm.width! + 40;
+  const H = stacked ? h + fm.height! + 40 : h;
+  return sharp({ create: { width: W, height: H, channels: 3, background: '#f4f4f4' } })
+    .composite([
+      { input: front, left: 0, top: 0 },
+      { input: await sharp(buf).removeAlpha().png().toBuffer(), left: stacked ? 0 : fm.width! + 40, top: stacked ? fm.height! + 40 : 0 },
+    ])
+    .png()
+    .toBuffer();
+}
+
+const VARIANTS: Record<string, (buf: Buffer) => Promise<Buffer>> = {
+  original: async (b) => b,
+  // infrared: the visible print fades (light colours go white), the zone's carbon ink stays dark; a soft grey capture
+  ir: async (b) => sharp(await mapRgb(b, (r, g, bl) => { const v = 255 * Math.pow(grey(r, g, bl) / 255, 0.45); return [v, v, v]; }, 6)).blur(0.8).png().toBuffer(),
+  // the same shown as a negative (some readers deliver IR frames so)
+  'ir-negative': async (b) => sharp(await VARIANTS.ir(b)).negate({ alpha: false }).png().toBuffer(),
+  // ultraviolet: dark violet frame, paper and print a few dozen levels apart, some noise
+  uv: async (b) =>
+    mapRgb(b, (r, g, bl) => { const v = grey(r, g, bl) / 255; return [25 + 55 * v, 10 + 30 * v, 60 + 120 * v]; }, 10),
+  // worn or faded scan: soft, low contrast (paper and print ~60 levels apart), noisy
+  worn: async (b) => sharp(await mapRgb(b, (r, g, bl) => { const v = 150 + 0.25 * grey(r, g, bl); return [v, v, v - 8]; }, 9)).blur(1.1).png().toBuffer(),
+  // a coloured highlight or tint over the page (red marker, yellow light)
+  'red-tint': async (b) => mapRgb(b, (r, g, bl) => [110 + 0.57 * r, 0.45 * g + 10, 0.45 * bl + 10]),
+  'two-sides-h': (b) => twoSides(b, false),
+  'two-sides-v': (b) => twoSides(b, true),
+  // small: the zone's characters ~ 7-9 px high
+  small: async (b) => {
+    const m = await sharp(b).metadata();
+    return sharp(b).resize(Math.round(m.width! * 0.5)).png().toBuffer();
+  },
+  'rotated-7': async (b) => sharp(b).rotate(7, { background: '#707070' }).png().toBuffer(),
+};
+
+const dump = arg('--dump');
+const pick = arg('--variants')?.split(',') ?? Object.keys(VARIANTS);
+const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+// warm-up: model load and JIT
+await readMrz(await loadPage(docs[0].file));
+
+const rows: Array<{ variant: string; name: string; found: boolean; exact: boolean; ms: number; got: string }> = [];
+for (const v of pick) {
+  for (const d of docs) {
+    const bytes = await VARIANTS[v](readFileSync(d.file));
+    if (dump) writeFileSync(join(dump, `${v}__${d.name.replace(/^extra:/, '')}.png`), await sharp(bytes).png().toBuffer());
+    const page = await loadPage(bytes);
+    const t0 = performance.now();
+    const r = await readMrz(page);
+    const ms = performance.now() - t0;
+    rows.push({ variant: v, name: d.name, found: !!r, exact: !!r && r.lines.join('\n') === d.lines.join('\n'), ms, got: r ? r.lines.join(' / ') : '' });
+    if (process.argv.includes('--verbose')) console.error(v, d.name, r ? (rows.at(-1)!.exact ? 'exact' : 'found') : 'none', Math.round(ms));
+  }
+}
+const pct = (a: number[], p: number) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)] ?? 0;
+};
+console.log(`load average at start ${load}; ${docs.length} tune files${extra ? ' + extra' : ''}\n`);
+console.log('| variant | found | exact | p50 ms | p95 ms |\n|---|---|---|---|---|');
+for (const v of pick) {
+  const r = rows.filter((x) => x.variant === v);
+  const ms = r.map((x) => x.ms);
+  console.log(`| ${v} | ${r.filter((x) => x.found).length}/${r.length} | ${r.filter((x) => x.exact).length}/${r.length} | ${Math.round(pct(ms, 0.5))} | ${Math.round(pct(ms, 0.95))} |`);
+}
+const all = rows.map((x) => x.ms);
+console.log(`| all | ${rows.filter((x) => x.found).length}/${rows.length} | ${rows.filter((x) => x.exact).length}/${rows.length} | ${Math.round(pct(all, 0.5))} | ${Math.round(pct(all, 0.95))} |`);
+if (process.argv.includes('--misses')) {
+  console.log('\nMisses:');
+  for (const x of rows.filter((x) => !x.exact)) console.log(`- ${x.variant} ${x.name}: ${x.found ? x.got : 'not found'}`);
+}
