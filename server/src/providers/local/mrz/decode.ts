@@ -387,8 +387,45 @@ function numberContext(layoutLines: string[], probs: Float32Array[][], allowed: 
   });
 }
 
+/**
+ * Document-number format priors: national rules, public and certain, for the characters a document number may hold
+ * (ICAO 9303 says only "alphanumeric"). They decide OCR-B's O/0, I/1, S/5, B/8 pairs before the check digit does, so
+ * that a number whose check digit cannot tell `000` from `0OO` (O and 0 in two cells weighted 7 and 3 change the sum by
+ * 240) is read sure when the issuing state's rule excludes one of them. Keyed by issuing state (line 1, positions 3-5)
+ * and document code; `chars(i)` gives the characters position i (0-8) of the number may hold. A prior that would make
+ * a document-number check digit fail which passes without it is dropped for that zone (decode): a rule that turned out
+ * wrong for some series never makes a genuine document fail.
+ */
+interface NumberPrior {
+  state: string;
+  code: RegExp;
+  chars: (i: number) => string;
+}
+const NOT = (set: string, out: string) => Array.from(set).filter((x) => !out.includes(x)).join('');
+const NUMBER_PRIORS: NumberPrior[] = [
+  // Netherlands, passports and identity cards: "De letter O komt niet voor in het documentnummer, het cijfer 0 wel"
+  // (Rijksdienst voor Identiteitsgegevens, "Documentnummer paspoort en identiteitskaart"; numbers issued since 2014
+  // and the earlier series alike)
+  { state: 'NLD', code: /^[PI]/, chars: () => NOT(ALPHABET, 'O') },
+  // Canada, passports: "two letters followed by six numbers" (Immigration, Refugees and Citizenship Canada, "Find
+  // your passport number"); the ninth position of the MRZ field is a filler
+  { state: 'CAN', code: /^P/, chars: (i) => (i < 2 ? LETTERS : i < 8 ? DIGITS : '<') },
+  // Germany, identity cards (since 2010) and passports (since 2007): the serial number uses the digits and the
+  // letters C F G H J K L M N P R T V W X Y Z only (no vowels, no B, D, Q, S: Personalausweisverordnung Anlage 1 and
+  // Passverordnung Anlage, "Seriennummer"; BSI TR-03127)
+  { state: 'D<<', code: /^(P|I|ID)/, chars: () => DIGITS + 'CFGHJKLMNPRTVWXYZ<' },
+];
+
 /** Decode the cells of one hypothesis (probabilities per line per cell) as the given format. */
 export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
+  const withPrior = decodeWith(format, probs, true);
+  if (!withPrior.prior) return withPrior.decoded;
+  const without = decodeWith(format, probs, false);
+  // a prior never makes the document number's check digit fail where the reading without it passes
+  return withPrior.numberPasses || !without.numberPasses ? withPrior.decoded : without.decoded;
+}
+
+function decodeWith(format: MrzFormat, probs: Float32Array[][], usePrior: boolean): { decoded: Decoded; prior: boolean; numberPasses: boolean } {
   const layout = LAYOUT[format];
   const french = format === 'FRENCH_NATIONAL_ID';
   const allowed = classesOf(format);
@@ -481,8 +518,27 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
     }
   }
   const defs = checkDefs(format);
-  const passedRaw = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const classes = classesOf(format);
+  const numberDef = defs.individual.find((c) => c.name === 'document_number')!;
+  const prior = french ? undefined : NUMBER_PRIORS.find((r) => r.state === lines[0].slice(2, 5).join('') && r.code.test(lines[0].slice(0, 2).join('')));
+  if (prior && usePrior) {
+    numberDef.field.forEach(([l, i], k) => {
+      const permitted = prior.chars(k);
+      classes[l][i] = Array.from(classes[l][i]).filter((x) => permitted.includes(x)).join('');
+      // what the letter/digit context allowed, and the OCR-B twins of it, within what the rule permits
+      const ctx = Array.from(allowed[l][i]).flatMap((x) => [x, ...Array.from(TWINS[x] ?? '')]);
+      const set = Array.from(classes[l][i]).filter((x) => ctx.includes(x)).join('');
+      allowed[l][i] = set || classes[l][i];
+      // the twins the rule rules out lend their probability to the character they look like
+      const p = probs[l][i];
+      const eff = (ch: string) => p[ALPHABET.indexOf(ch)] + Array.from(TWINS[ch] ?? '').reduce((t, x) => t + (classes[l][i].includes(x) ? 0 : p[ALPHABET.indexOf(x)]), 0);
+      let best = lines[l][i];
+      let bp = -1;
+      for (const ch of allowed[l][i]) if (eff(ch) > bp) [bp, best] = [eff(ch), ch];
+      lines[l][i] = best;
+    });
+  }
+  const passedRaw = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const allChecks = [...defs.individual, ...(defs.composite ? [defs.composite] : [])];
   for (const c of allChecks) repairCheck(lines, probs, allowed, classes, c);
   // the checks that pass in the end (repaired or as read), by the positions they cover (field and digit)
@@ -548,5 +604,6 @@ export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   lines.forEach((l, li) => l.forEach((ch, i) => (sumLn += ln(probs[li][i][ALPHABET.indexOf(ch)]))));
   const meanLn = sumLn / count;
   const score = (gate ? 100 : 0) + 10 * passed + (parsed.valid ? 10 : 0) + 2 * knownStates + 20 * meanLn - 0.5 * repaired;
-  return { format, lines: text, valid: parsed.valid, repaired, conf, passedRaw, passed, gate, gateReasons: reasons, meanConf, score };
+  const decoded = { format, lines: text, valid: parsed.valid, repaired, conf, passedRaw, passed, gate, gateReasons: reasons, meanConf, score };
+  return { decoded, prior: prior !== undefined, numberPasses: checkPasses(lines, numberDef) };
 }
