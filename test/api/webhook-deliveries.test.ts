@@ -395,8 +395,17 @@ describe.each(DATABASES)('webhook delivery targets on %s (private URLs not allow
   it('refuses non-https, loopback and names resolving to private addresses: nothing is sent, the attempt fails and is retried', async () => {
     expect(app.services.config.allowPrivateUrls).toBe(false);
     const acct = await app.newAccount({ rateLimitPerSecond: 100_000 });
-    const literal = await app.request('POST', '/v1/webhook-endpoints', { key: acct.keys.test, json: { url: rx.url('/ok/literal'), events: ['*'] } });
-    expect(literal.status).toBe(201);
+    // A literal loopback address is refused at creation (it could never be delivered to)...
+    const refused = await app.request('POST', '/v1/webhook-endpoints', { key: acct.keys.test, json: { url: rx.url('/ok/literal'), events: ['*'] } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'invalid_parameter', param: 'url' });
+    expect(refused.body.error.message).toContain('127.0.0.1 (loopback) is not a public address');
+    // ...and one stored by other means (an older version) is still refused at send time.
+    const literal = { body: { id: newId('webhook_endpoint', clock.now().getTime()) } };
+    await insertWebhookEndpoint(app.services.db, {
+      id: literal.body.id, account_id: acct.account, livemode: false, url: rx.url('/ok/literal'), description: null, events: ['*'],
+      status: 'active', secret: newWebhookSecret(), created_at: clock.now(), deleted_at: null,
+    });
     const named = await app.request('POST', '/v1/webhook-endpoints', { key: acct.keys.test, json: { url: `https://hooks.example.com:${rx.port}/ok/named`, events: ['*'] } });
     expect(named.status).toBe(201);
     // The API refuses http URLs; one stored by other means is still refused at send time.
