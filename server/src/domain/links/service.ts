@@ -221,25 +221,12 @@ export async function getLink(s: Services, auth: Auth, id: string): Promise<Veri
   return present(s, s.db, row, { qr: true });
 }
 
-/** Expires this account's links that are past their time and not yet swept (before a list reads them). */
-async function expireDueLinksOf(s: Services, auth: Auth): Promise<void> {
-  const due = await s.db
-    .selectFrom('verification_links')
-    .select('id')
-    .where('account_id', '=', auth.account.id)
-    .where('livemode', '=', auth.livemode)
-    .where('status', 'in', [...ACTIVE])
-    .where('expires_at', '<=', s.clock.now())
-    .execute();
-  for (const { id } of due) await expireLink(s, id);
-}
-
 export async function listLinks(
   s: Services,
   auth: Auth,
   q: { limit: number; starting_after?: string; status?: VerificationLinkRow['status']; reference?: string; metadata?: Record<string, string> },
 ): Promise<{ data: VerificationLink[]; has_more: boolean }> {
-  await expireDueLinksOf(s, auth);
+  await expireDueLinks(s, auth);
   let query = s.db.selectFrom('verification_links').selectAll().where('account_id', '=', auth.account.id).where('livemode', '=', auth.livemode);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.reference !== undefined) query = query.where('reference', '=', q.reference);
@@ -417,17 +404,20 @@ export async function expireLink(s: Services, linkId: string): Promise<boolean> 
 }
 
 /** The durable sweep (worker.ts): every active link past its `expires_at` becomes expired. Returns how many. */
-export async function expireDueLinks(s: Services): Promise<number> {
+/**
+ * Expires the links past their time and not yet swept, 100 at a time: every account's (the worker's sweep) or, with
+ * `auth`, one account's in one mode (before a list reads them, so that the list never shows an expired link active).
+ */
+export async function expireDueLinks(s: Services, auth?: Auth): Promise<number> {
   let n = 0;
   for (;;) {
-    const due = await s.db
+    let query = s.db
       .selectFrom('verification_links')
       .select('id')
       .where('status', 'in', [...ACTIVE])
-      .where('expires_at', '<=', s.clock.now())
-      .orderBy('expires_at')
-      .limit(100)
-      .execute();
+      .where('expires_at', '<=', s.clock.now());
+    if (auth) query = query.where('account_id', '=', auth.account.id).where('livemode', '=', auth.livemode);
+    const due = await query.orderBy('expires_at').limit(100).execute();
     if (due.length === 0) return n;
     let moved = 0;
     for (const { id } of due) if (await expireLink(s, id)) moved++;
