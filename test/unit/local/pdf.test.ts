@@ -186,3 +186,22 @@ describe('renderPdfPage', () => {
     await expect(renderPdfPage(bytes, 99, { maxSide: 600 })).rejects.toThrow(RangeError);
   }, 20_000);
 });
+
+describe('readPdf: text drawn over itself', () => {
+  it('reads "fake bold" text (each word drawn twice, a fraction of a point apart) once', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (const dx of [0, 0.4, 0.8]) page.drawText('TOTAL', { x: 72 + dx, y: 700, size: 12, font });
+    page.drawText('EUR 118.00', { x: 400, y: 700, size: 12, font });
+    // the same word twice on a line, far apart, is text, not overprint
+    page.drawText('Net Net', { x: 72, y: 650, size: 12, font });
+    page.drawText('Net', { x: 300, y: 650, size: 12, font });
+    const content = await readPdf(await doc.save());
+    const texts = content.pages[0].lines.map((l) => l.text);
+    expect(texts).toEqual(['TOTAL EUR 118.00', 'Net Net Net']);
+    const words = content.pages[0].lines[0].words!.map((w) => w.text);
+    expect(words).toEqual(['TOTAL', 'EUR', '118.00']);
+  });
+});

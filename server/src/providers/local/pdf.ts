@@ -191,7 +191,7 @@ async function readPage(doc: PdfDoc, pageNumber: number): Promise<PdfPageText> {
       const run = toRun(item, text, viewport, styles[item.fontName]);
       if (run) runs.push(run);
     }
-    const lines = groupLines(runs, pageNumber, viewport.width, viewport.height);
+    const lines = groupLines(withoutOverprint(runs), pageNumber, viewport.width, viewport.height);
     const chars = lines.reduce((n, l) => n + (l.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0);
     return { page: pageNumber, width: viewport.width, height: viewport.height, hasText: chars >= MIN_TEXT_CHARS, lines };
   } catch {
@@ -239,6 +239,26 @@ function toRun(
   };
   if (![run.x0, run.x1, run.y0, run.y1, run.base].every(Number.isFinite)) return null;
   return run;
+}
+
+/**
+ * Drops a run that repeats another one's text at nearly the same place: "fake bold" and shadowed text are drawn
+ * twice (or more) with an offset of a fraction of a point, which pdf.js reports as two items, and the line would read
+ * `TOTALTOTAL`. Same text, baselines within 15 % of the size and starts within 30 % of it: drawn over itself.
+ */
+function withoutOverprint<R extends { text: string; x0: number; base: number; size: number }>(runs: R[]): R[] {
+  const kept: R[] = [];
+  const byText = new Map<string, R[]>();
+  for (const run of runs) {
+    const same = byText.get(run.text) ?? [];
+    const near = (k: R) =>
+      Math.abs(k.base - run.base) <= 0.15 * run.size && Math.abs(k.x0 - run.x0) <= 0.3 * run.size && Math.abs(k.size - run.size) <= 0.1 * run.size;
+    if (same.some(near)) continue;
+    same.push(run);
+    byText.set(run.text, same);
+    kept.push(run);
+  }
+  return kept;
 }
 
 /**
