@@ -6,9 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeImage, shrinkPage } from '../../../server/src/providers/local/image.ts';
 import { ocrEngineFor } from '../../../server/src/providers/local/index.ts';
-import { OcrAbortedError, OcrTimeoutError, ocrPage, terminateOcr } from '../../../server/src/providers/local/ocr.ts';
+import { OcrAbortedError, OcrTimeoutError, ocrPage, pageTextDirection, terminateOcr } from '../../../server/src/providers/local/ocr.ts';
 import { ctcDecode } from '../../../server/src/providers/local/paddle-engine.ts';
 import { paddleStats } from '../../../server/src/providers/local/paddle.ts';
+import { rotatePage } from '../../../server/src/providers/local/rotate.ts';
 import type { PageImage, TextLine } from '../../../server/src/providers/local/types.ts';
 
 const INVOICE = path.resolve('../shared/testdata/documents/invoices/invoice2data/SammyMaystoneLinesTest.png');
@@ -81,6 +82,18 @@ describe('ocrPage with the PP-OCR engine (onnxruntime, models from the npm packa
     // Words the recogniser ran together are split where it left a gap: "JALAN DEDAP", not "JALANDEDAP".
     expect(all).toMatch(/JALAN DEDAP/);
     wellFormed(receiptLines);
+  });
+
+  it('tells which way a page\'s text runs: across, down or up the page (a receipt photographed sideways), or no text', async () => {
+    const opts = { timeoutMs: 100_000 };
+    expect((await pageTextDirection(receipt, opts)).runs).toBe('across');
+    expect((await pageTextDirection(invoice, opts)).runs).toBe('across');
+    // turned clockwise, its lines run down the page: a counter-clockwise turn sets it upright, and the other way round
+    expect(await pageTextDirection(rotatePage(receipt, true), opts)).toEqual({ runs: 'down', turn: 'ccw' });
+    expect(await pageTextDirection(rotatePage(receipt, false), opts)).toEqual({ runs: 'down', turn: 'cw' });
+    const blank: PageImage = { ...invoice, width: 400, height: 300, grey: Buffer.alloc(400 * 300, 250), rgb: Buffer.alloc(400 * 300 * 3, 250) };
+    expect(await pageTextDirection(blank, opts)).toEqual({ runs: 'none', turn: null });
+    expect(paddleStats().pending).toBe(0);
   });
 
   it('honours the budget and the caller\'s signal, and reads the next page after either', async () => {

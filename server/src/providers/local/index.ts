@@ -217,6 +217,16 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     // downscaled once, for tesseract and for PP-OCR's second look
     let shrunk: Promise<PageImage> | undefined;
     const small = () => (shrunk ??= m.shrinkPage(image, OCR_MAX_SIDE));
+    const auto = engine === 'tesseract' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf';
+    // A landscape photo: which way its text runs first (PP-OCR's detector and a few lines, a fraction of a reading).
+    // A till receipt photographed sideways (its lines run down the photo) is read turned upright at once, in the
+    // direction its lines say (the other way only if that reads nothing), without tesseract's pass over sideways
+    // text (up to 10 s of CPU, for nothing). Null when the probe failed: every pass below, as without it.
+    const direction = auto ? await run('ocr', budget.ocr, async () => m.pageTextDirection(await small(), { group: readingId, timeoutMs })) : null;
+    if (direction?.runs === 'down') {
+      const turned = await readTurned(image, direction.turn !== 'ccw');
+      if (turned) return turned;
+    }
     const lines = await ocr(small, engine);
     used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
     // A portrait photo (PP-OCR first) whose text is an ID card's printed face: tesseract reads it too, and its reading
@@ -237,9 +247,10 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     // (Also when tesseract ran past its budget on such a photo: its text is not worth waiting for twice.)
     // A photo whose text is the printed face of an ID card is read by PP-OCR too: the fields of both readings are
     // combined (what both read alike is surer, what they dispute is unsure; issue #28).
-    const auto = engine === 'tesseract' && (opts.ocrEngine ?? 'auto') === 'auto' && input.mime !== 'application/pdf';
     const idFront = auto && !!lines && lines.length > 0 && m.classifyIdFront(lines) !== null && !saysReceiptOrInvoice(m, lines);
     if (auto && (!lines || !saysSomething(m, lines) || idFront)) {
+      // (Not again when PP-OCR's detector found no text at all.)
+      if (direction?.runs === 'none') return lines;
       const again = await ocr(small, 'paddle');
       if (!idFront && again && saysReceiptOrInvoice(m, again)) {
         used.set('ocr', R.ocrPaddle);
@@ -257,18 +268,22 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
       }
       // Still nothing: a till receipt photographed sideways (its lines run down the photo) is read turned upright,
       // a quarter turn each way; the boxes of the fields read from it are turned back (ev.rotated).
-      if (!idFront && (!again || !saysSomething(m, again))) {
-        for (const cw of [true, false]) {
-          const turned = await ocr(() => m.shrinkPage(rotatePage(image, cw), OCR_MAX_SIDE), 'paddle');
-          if (turned && saysReceiptOrInvoice(m, turned)) {
-            used.set('ocr', R.ocrPaddle);
-            ev.rotated.set(image.page, cw);
-            return turned;
-          }
-        }
-      }
+      // A page whose text runs across is never turned; one whose lines run down was turned already (above).
+      if (!idFront && (direction === null || direction.runs === 'mixed') && (!again || !saysSomething(m, again))) return (await readTurned(image, direction?.turn !== 'ccw')) ?? lines;
     }
     return lines;
+  };
+  /** The page read by PP-OCR turned a quarter (`first` way, then the other): the first reading that says receipt or invoice. */
+  const readTurned = async (image: PageImage, first: boolean): Promise<TextLine[] | null> => {
+    for (const cw of [first, !first]) {
+      const turned = await ocr(() => m.shrinkPage(rotatePage(image, cw), OCR_MAX_SIDE), 'paddle');
+      if (turned && saysReceiptOrInvoice(m, turned)) {
+        used.set('ocr', R.ocrPaddle);
+        ev.rotated.set(image.page, cw);
+        return turned;
+      }
+    }
+    return null;
   };
 
   const readPages = async (): Promise<void> => {

@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { OCR_LANGUAGES, type OcrLanguage } from '../../config.ts';
 import type { Box, PageImage, TextLine } from './types.ts';
+import type { TextDirection } from './paddle-engine.ts';
 
 export { OCR_LANGUAGES, type OcrLanguage };
 
@@ -258,6 +259,21 @@ export function ocrPoolStats(): OcrPoolStats {
   return { workers: slots.length, busy: slots.filter((s) => s.busy).length, queued };
 }
 
+function paddleOptions(opts: OcrOptions) {
+  const timeoutMs = opts.timeoutMs ?? OCR_PAGE_BUDGET_MS;
+  return { timeoutMs, signal: opts.signal, timeoutError: () => new OcrTimeoutError(timeoutMs), abortError: () => new OcrAbortedError() };
+}
+
+/**
+ * Which way a page's text runs, by PP-OCR's detector and a few line recognitions (paddle.ts `paddleDirection`):
+ * across, down, mixed or no text, and the quarter turn that sets its up-and-down lines upright. Same budget and
+ * abort as `ocrPage`.
+ */
+export function pageTextDirection(image: PageImage, opts: OcrOptions = {}): Promise<TextDirection> {
+  if (opts.signal?.aborted) return Promise.reject(new OcrAbortedError());
+  return paddleModule().then((p) => p.paddleDirection(image, paddleOptions(opts)));
+}
+
 /**
  * OCR of one page: lines in reading order (tesseract's blocks → paragraphs → lines), boxes normalised to the page
  * image, confidences 0..1, words with their boxes. Empty lines are dropped. Rejects with `OcrTimeoutError` when
@@ -266,16 +282,7 @@ export function ocrPoolStats(): OcrPoolStats {
 export function ocrPage(image: PageImage, opts: OcrOptions = {}): Promise<TextLine[]> {
   const langs = normaliseLangs(opts.languages);
   if (opts.signal?.aborted) return Promise.reject(new OcrAbortedError());
-  if (opts.engine === 'paddle') {
-    return paddleModule().then((p) =>
-      p.paddlePage(image, {
-        timeoutMs: opts.timeoutMs ?? OCR_PAGE_BUDGET_MS,
-        signal: opts.signal,
-        timeoutError: () => new OcrTimeoutError(opts.timeoutMs ?? OCR_PAGE_BUDGET_MS),
-        abortError: () => new OcrAbortedError(),
-      }),
-    );
-  }
+  if (opts.engine === 'paddle') return paddleModule().then((p) => p.paddlePage(image, paddleOptions(opts)));
   return new Promise<TextLine[]>((resolve, reject) => {
     const job: Job = {
       image: toPgm(image),

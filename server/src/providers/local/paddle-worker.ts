@@ -2,22 +2,25 @@
  * The PP-OCR worker thread (started by paddle.ts, one per process): it owns the engine (ONNX Runtime sessions, models,
  * pre- and post-processing, paddle-engine.ts), loaded on the first page, and reads the pages paddle.ts sends it one
  * at a time. Messages:
- * - in: `{ type: 'page', id, page }` (the page's RGB pixels, transferred); `{ type: 'close' }`: release the sessions
+ * - in: `{ type: 'page', id, page, task }` (the page's RGB pixels, transferred; `task` `read`, the default, or
+ *   `direction`: which way its text runs, paddle-engine.ts `textDirection`); `{ type: 'close' }`: release the sessions
  *   and end the thread, after the page being read, if any, has stopped;
  * - out: `{ type: 'started', id }` when the engine is ready and the page begins (its budget starts then), then
- *   `{ type: 'done', id, lines }`, `{ type: 'stopped', id }` (paddle.ts asked it to stop) or
+ *   `{ type: 'done', id, lines }` (or `{ type: 'direction', id, direction }`), `{ type: 'stopped', id }` (paddle.ts asked it to stop) or
  *   `{ type: 'failed', id, message }`.
  * paddle.ts asks a page to stop by writing its id into the shared `cancel` cell (workerData): the page checks it
  * between model runs, whatever this thread's event loop is doing.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createEngine, type Engine, readPage, releaseEngine, type RgbPage } from './paddle-engine.ts';
+import { createEngine, type Engine, readPage, releaseEngine, type RgbPage, textDirection, type TextDirection } from './paddle-engine.ts';
 import type { TextLine } from './types.ts';
 
-export type ToWorker = { type: 'page'; id: number; page: RgbPage } | { type: 'close' };
+export type ToWorker = { type: 'page'; id: number; page: RgbPage; task?: 'read' | 'direction' } | { type: 'close' };
+export type Direction = TextDirection;
 export type FromWorker =
   | { type: 'started'; id: number }
   | { type: 'done'; id: number; lines: TextLine[] }
+  | { type: 'direction'; id: number; direction: Direction }
   | { type: 'stopped'; id: number }
   | { type: 'failed'; id: number; message: string };
 export interface PaddleWorkerData {
@@ -54,7 +57,7 @@ function send(msg: FromWorker): void {
   port!.postMessage(msg);
 }
 
-async function read(id: number, page: RgbPage): Promise<void> {
+async function read(id: number, page: RgbPage, task: 'read' | 'direction'): Promise<void> {
   reading = true;
   const check = () => {
     if (closing || Atomics.load(cancel, 0) === id) throw new Stopped();
@@ -63,7 +66,8 @@ async function read(id: number, page: RgbPage): Promise<void> {
     const e = await getEngine();
     check();
     send({ type: 'started', id });
-    send({ type: 'done', id, lines: await readPage(e, page, check) });
+    if (task === 'direction') send({ type: 'direction', id, direction: await textDirection(e, page, check) });
+    else send({ type: 'done', id, lines: await readPage(e, page, check) });
   } catch (err) {
     if (err instanceof Stopped) send({ type: 'stopped', id });
     else send({ type: 'failed', id, message: err instanceof Error ? err.message : String(err) });
@@ -77,5 +81,5 @@ port.on('message', (msg: ToWorker) => {
   if (msg.type === 'close') {
     closing = true;
     if (!reading) void close();
-  } else void read(msg.id, msg.page);
+  } else void read(msg.id, msg.page, msg.task ?? 'read');
 });

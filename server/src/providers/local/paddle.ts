@@ -18,7 +18,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { RgbPage } from './paddle-engine.ts';
-import type { FromWorker, PaddleWorkerData, ToWorker } from './paddle-worker.ts';
+import type { Direction, FromWorker, PaddleWorkerData, ToWorker } from './paddle-worker.ts';
 import type { PageImage, TextLine } from './types.ts';
 
 export interface PaddleOptions {
@@ -34,7 +34,8 @@ interface Job {
   /** Until the page is sent to the worker. */
   image: PageImage | null;
   opts: PaddleOptions;
-  settle: PromiseWithResolvers<TextLine[]>;
+  task: 'read' | 'direction';
+  settle: PromiseWithResolvers<TextLine[] | Direction>;
   settled: boolean;
   /** The worker it was sent to. */
   sentTo: Thread | null;
@@ -105,6 +106,8 @@ function onMessage(t: Thread, msg: FromWorker): void {
     job.timer = setTimeout(() => stop(job, job.opts.timeoutError()), job.opts.timeoutMs);
   } else if (msg.type === 'done') {
     finishCurrent(null, msg.lines);
+  } else if (msg.type === 'direction') {
+    finishCurrent(null, msg.direction);
   } else if (msg.type === 'stopped') {
     finishCurrent(new Error('PP-OCR page stopped'));
   } else {
@@ -144,14 +147,14 @@ function done(job: Job): void {
   }
 }
 
-function finishCurrent(err: Error | null, lines?: TextLine[]): void {
+function finishCurrent(err: Error | null, result?: TextLine[] | Direction): void {
   const job = current;
   if (!job) return;
   current = null;
   if (err) reject(job, err);
   else if (!job.settled) {
     job.settled = true;
-    job.settle.resolve(lines ?? []);
+    job.settle.resolve(result ?? []);
   }
   done(job);
   pump();
@@ -172,7 +175,7 @@ function pump(): void {
   const rgb = new Uint8Array(n);
   rgb.set(image.rgb.subarray(0, n));
   const page: RgbPage = { page: image.page, width: image.width, height: image.height, rgb };
-  thread.worker.postMessage({ type: 'page', id: job.id, page } satisfies ToWorker, [rgb.buffer]);
+  thread.worker.postMessage({ type: 'page', id: job.id, page, task: job.task } satisfies ToWorker, [rgb.buffer]);
 }
 
 function releaseWhenIdle(): void {
@@ -212,13 +215,26 @@ export function paddleStats(): { loaded: boolean; pending: number } {
 
 /** OCR of one page with PP-OCR: lines in reading order, words with their boxes, confidences 0..1. */
 export function paddlePage(image: PageImage, opts: PaddleOptions): Promise<TextLine[]> {
+  return enqueue(image, opts, 'read') as Promise<TextLine[]>;
+}
+
+/**
+ * Which way the page's text runs (across, down, mixed or no text, and the quarter turn that sets its up-and-down lines upright), from
+ * PP-OCR's detector and a few line recognitions: a fraction of a page's reading (paddle-engine.ts `textDirection`).
+ */
+export function paddleDirection(image: PageImage, opts: PaddleOptions): Promise<Direction> {
+  return enqueue(image, opts, 'direction') as Promise<Direction>;
+}
+
+function enqueue(image: PageImage, opts: PaddleOptions, task: Job['task']): Promise<TextLine[] | Direction> {
   if (opts.signal?.aborted) return Promise.reject(opts.abortError());
   clearTimeout(idleTimer);
   const job: Job = {
     id: ++nextId,
     image,
     opts,
-    settle: Promise.withResolvers<TextLine[]>(),
+    task,
+    settle: Promise.withResolvers<TextLine[] | Direction>(),
     settled: false,
     sentTo: null,
     onAbort: () => stop(job, opts.abortError()),
