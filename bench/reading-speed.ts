@@ -26,6 +26,7 @@ import { basename, extname, join, relative, resolve } from 'node:path';
 import { loadConfig } from '../server/src/config.ts';
 import { detectFileType } from '../server/src/domain/intake/detect.ts';
 import { inspectFile } from '../server/src/domain/intake/inspect.ts';
+import { ApiError } from '../server/src/errors.ts';
 import { createLocalProvider, type LocalProviderOptions } from '../server/src/providers/local/index.ts';
 import type { ReadInput, Reading } from '../server/src/providers/types.ts';
 import { allocatorEnv, allocatorNote, cleanup, freshDatabase, liveAccount, peakRss, ROOT, startServer, tempDir } from './lib/server.ts';
@@ -120,10 +121,22 @@ const provider = createLocalProvider({
   logger: timingLogger,
 })!;
 
-async function read(rel: string): Promise<{ reading: Reading; ms: number; cpuMs: number; stages: Array<{ reader: string; ms: number }> }> {
+/** The files the service refuses at intake (422 before any reading, e.g. a PDF that cannot be parsed): not timed. */
+const refused: string[] = [];
+
+async function read(rel: string): Promise<{ reading: Reading; ms: number; cpuMs: number; stages: Array<{ reader: string; ms: number }> } | null> {
   const bytes = new Uint8Array(readFileSync(join(SETS, rel)));
   const mime = detectFileType(bytes)!.mime;
-  const { pages } = await inspectFile(bytes, mime, { maxPages: 200 });
+  let pages: number;
+  try {
+    ({ pages } = await inspectFile(bytes, mime, { maxPages: 200 }));
+  } catch (err) {
+    if (err instanceof ApiError) {
+      refused.push(`${rel} (${err.code})`);
+      return null;
+    }
+    throw err;
+  }
   const input: ReadInput = {
     bytes, filename: basename(rel), mime, pages, kind: 'analysis', expect: null, extract: true, language: 'en', holder: null, referenceDate: REF, precise_bboxes: false,
   };
@@ -162,6 +175,7 @@ async function readAll(files: File[]): Promise<{ rows: Row[]; peak: Record<Kind,
     const sampler = setInterval(() => (peak[current] = Math.max(peak[current], rssMb())), 50);
     const r = await read(f.rel);
     clearInterval(sampler);
+    if (!r) continue;
     const readers = r.reading.providers.map((p) => p.name.replace('local-', '')).join(',');
     // A PDF whose pages went through page OCR is a scanned page, not a text PDF.
     if (f.kind === 'text-pdf' && r.stages.some((s) => s.reader === 'render')) current = 'scanned';
@@ -294,7 +308,7 @@ try {
     const { rows, peak, wall } = await readAll(files);
     const kept = only ? rows.filter((r) => r.kind === only) : rows;
     readPart = [
-      `Run \`node bench/reading-speed.ts\` (commit ${execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim()}${execSync('git status --porcelain server/src', { cwd: ROOT }).toString().trim() ? ' with uncommitted changes' : ''}, ${new Date().toISOString().slice(0, 16)}Z): ${rows.length} files read one at a time in ${(wall / 1000).toFixed(0)} s${limit === Infinity ? '' : ` (a sample: ${limit} files of each kind, spread over its list, --limit ${limit})`}.`,
+      `Run \`node bench/reading-speed.ts\` (commit ${execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim()}${execSync('git status --porcelain server/src', { cwd: ROOT }).toString().trim() ? ' with uncommitted changes' : ''}, ${new Date().toISOString().slice(0, 16)}Z): ${rows.length} files read one at a time in ${(wall / 1000).toFixed(0)} s${limit === Infinity ? '' : ` (a sample: ${limit} files of each kind, spread over its list, --limit ${limit})`}.${refused.length ? ` Refused at intake (422, no reading, not timed): ${refused.join(', ')}.` : ''}`,
       `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, **busy with other engineers' work** (load average ${load0} at start, ` +
         `${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end): seconds are upper bounds. Readers ${[...config.liveReaders].join(', ')}; OCR languages ${config.ocrLanguages.join('+')}; ` +
         '`createLocalProvider`, concurrency 1, engines warm (an MRZ photo, a text PDF and a receipt read first, not counted), wall seconds per `read()`; ' +
