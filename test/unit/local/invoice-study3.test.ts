@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { readPdf } from '../../../server/src/providers/local/pdf.ts';
 import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
 import { findTaxIds, gstinValid } from '../../../server/src/providers/local/text/ids.ts';
 import { left, page } from './support-text.ts';
@@ -112,5 +113,42 @@ describe('a Latin American invoice name and its series code', () => {
   it('keeps a series and year with a slash as before, and a bare series with too few digits is no id', () => {
     expect(value(claro('Factura de Venta No.: FT 2024/12'), 'invoice_number')).toBe('FT 2024/12');
     expect(value(claro('Factura de Venta No.: AB 12'), 'invoice_number')).not.toBe('AB 12');
+  });
+});
+
+/** A one-page text PDF (Helvetica) whose content stream is `ops`, with a correct cross-reference table. */
+function textPdf(ops: string): Uint8Array {
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = objs.map((body, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}
+
+describe('a PDF footer drawn three times over itself', () => {
+  it('reads its text once, so that its VAT id is found', async () => {
+    const footer = 'BT /F1 8 Tf 50 60 Td (USt-ID:) Tj 0 -10 Td (DE 320 029 255) Tj ET\n';
+    // Fake bold: the same words again a quarter point to the right.
+    const bold = 'BT /F1 8 Tf 50 120 Td (RECHNUNG) Tj ET\nBT /F1 8 Tf 50.25 120 Td (RECHNUNG) Tj ET\n';
+    const pdf = await readPdf(textPdf(footer.repeat(3) + bold));
+    const text = pdf.pages[0].lines.map((l) => l.text);
+    expect(text).toEqual(['RECHNUNG', 'USt-ID:', 'DE 320 029 255']);
+    expect(findTaxIds(text.join('\n')).map((m) => m.value)).toEqual(['DE320029255']);
+  });
+  it('keeps the same words printed at another place (a repeated amount in a column)', async () => {
+    const pdf = await readPdf(textPdf('BT /F1 8 Tf 50 120 Td (10,00) Tj ET\nBT /F1 8 Tf 50 100 Td (10,00) Tj ET\n'));
+    expect(pdf.pages[0].lines.map((l) => l.text)).toEqual(['10,00', '10,00']);
   });
 });
