@@ -40,6 +40,10 @@ describe('Indian GST invoices (photographed)', () => {
     const out = fields(gstInvoice({ totals: [['Net Invoice Amount', '2705.84'], ['Round Off', '0.16'], ['Net Amount Payable', '2706.00']] }));
     expect(out.total_amount?.value).toBe(2706);
   });
+  it("takes a bill's `Bill Amount` after its sub total, discount and taxes", () => {
+    const out = fields(gstInvoice({ totals: [['Sub Total :', '4521.44'], ['Discount :', '175.93'], ['C. GST :', '391.08'], ['Round Off :', '0.33'], ['Bill Amount :', '5128.00']] }));
+    expect(out.total_amount?.value).toBe(5128);
+  });
   it('reads the number after a fill-in leader (`No _:GEN-7170`, `No —:GHEE-3974`)', () => {
     expect(value(gstInvoice({ numberRow: 'Tax Invoice No _:GEN-7170' }), 'invoice_number')).toBe('GEN-7170');
     expect(value(gstInvoice({ numberRow: 'Tax Invoice No —:GHEE-3974' }), 'invoice_number')).toBe('GHEE-3974');
