@@ -49,6 +49,10 @@ describe('Indian GST invoices (photographed)', () => {
     expect(value(gstInvoice({ numberRow: 'Tax Invoice No —:GHEE-3974' }), 'invoice_number')).toBe('GHEE-3974');
     expect(value(gstInvoice({ numberRow: 'Invoice No ____ 4070' }), 'invoice_number')).toBe('4070');
   });
+  it("reads PP-OCR's glued `TaxInvoice No` and its full-width colon (`：MLN-734`)", () => {
+    expect(value(gstInvoice({ numberRow: 'TaxInvoice No ：MLN-734' }), 'invoice_number')).toBe('MLN-734');
+    expect(value(gstInvoice({ numberRow: 'Invoice No ：SRG-4404' }), 'invoice_number')).toBe('SRG-4404');
+  });
   it('reads a GSTIN whose `Z` OCR took for a `2` when its check character then passes', () => {
     expect(value(gstInvoice({ gstin: '26AIFPC3952Q12X' }), 'issuer_tax_id')).toBe('26AIFPC3952Q1ZX');
   });
@@ -65,6 +69,13 @@ describe('GSTIN check character', () => {
     expect(findTaxIds('GSTIN: 24AAKCB8642G12L')[0]).toEqual(expect.objectContaining({ value: '24AAKCB8642G1ZL', kind: 'in_gstin' }));
     expect(findTaxIds('GSTIN: 24AAKCB8642G12L')[0].checked).toBeUndefined();
     expect(findTaxIds('Ref 24AAKCB8642G12M').filter((m) => m.kind === 'in_gstin')).toEqual([]);
+  });
+  it("repairs a GSTIN where the PAN's letters and digits must stand, only when one repair passes the check", () => {
+    // `J` read as `1` where the PAN ends in a letter; `GSHIN` for `GSTIN`.
+    expect(findTaxIds('GSHIN:26GSLPK816811ZX FSSAINO.13120023000096').map((m) => m.value)).toEqual(['26GSLPK8168J1ZX']);
+    // Four digits read as letters whose twins fail the check: no reading; and no repair without a GST label.
+    expect(findTaxIds('GSTIN: 24AAKCBSOAZG1ZL - CIN').filter((m) => m.kind === 'in_gstin')).toEqual([]);
+    expect(findTaxIds('Ref 26GSLPK816811ZX').filter((m) => m.kind === 'in_gstin')).toEqual([]);
   });
   it('keeps an unchecked GSTIN at an unsure confidence', () => {
     const out = fields(gstInvoice({ gstin: '26AIFPC3952Q1ZY' }));

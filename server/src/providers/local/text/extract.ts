@@ -128,7 +128,8 @@ const L = {
     'credit note( no\\.?)?', 'numero de (la )?facture', 'n[°o] de facture',
     'facture n[°o]?', 'numero de factura', 'n[°o.]? ?(de )?factura', 'factura n[°o.]?', 'num\\.? factura', 'fattura n[°o.]?',
     'numero (della )?fattura', 'fatura n[°o.]?', 'numero da fatura', 'bill no\\.?', 'bill number', 'receipt (no\\.?|number)',
-    'tax invoice no\\.?', 'document no\\.?', 'numer faktury', 'nr faktury', 'faktura( vat)? (nr|numer)', 'cislo faktury',
+    // `TaxInvoice No`: PP-OCR glues words that a narrow space parts.
+    'tax ?invoice ?no\\.?', 'document no\\.?', 'numer faktury', 'nr faktury', 'faktura( vat)? (nr|numer)', 'cislo faktury',
     'faktura cislo', 'n[°o.]? (do )?documento', 'numero (do )?documento', 'fattura (nr\\.?|numero)', 'rechnung( nr\\.?|-nr\\.?)',
     'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)',
     'laskun (numero|nro\\.?|nr\\.?)', 'laskunumero', 'laskunro', 'fakturanummer', 'fakturanr\\.?', 'faktura ?nr\\.?', 'fakturanumero',
@@ -445,14 +446,15 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
   if (kind === 'id') {
     // `Invoice Number: #1`, `Referencia: #1721`, a `#1` alone in its cell: the `#` is printed as part of the number;
     // `Invoice # 123` / `Invoice #123`: it is the label's.
-    // Leaders between a label and its value: a colon, dashes, a bar, a fill-in line (`Invoice No ____: 12`, `No —: 12`).
-    const lead = /^[\s:.\-–—_|]*/.exec(seg)![0];
+    // Leaders between a label and its value: a colon (PP-OCR also reads the full-width `：`), dashes, a bar, a fill-in
+    // line (`Invoice No ____: 12`, `No —: 12`).
+    const lead = /^[\s:：.\-–—_|]*/.exec(seg)![0];
     const at = start + lead.length;
-    const hashed = /^#[A-Za-z0-9]/.test(seg.slice(lead.length)) && (lead.includes(':') || line.cells.some((c) => c.start === at));
+    const hashed = /^#[A-Za-z0-9]/.test(seg.slice(lead.length)) && (/[:：]/.test(lead) || line.cells.some((c) => c.start === at));
     const skip = hashed ? 0 : /^[\s#]*/.exec(seg.slice(lead.length))![0].length;
     const from = at + skip;
     const text = line.text.slice(from, end);
-    const pre = hashed ? '' : (/^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer|[°º]\.?)(?![\p{L}\p{N}]))?\s*[:#]?\s*/iu.exec(text)?.[0] ?? '');
+    const pre = hashed ? '' : (/^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer|[°º]\.?)(?![\p{L}\p{N}]))?\s*[:：#]?\s*/iu.exec(text)?.[0] ?? '');
     // A series code then its number (`FT 2024/12`, `FR A/118`: Portuguese and Spanish series) is one id.
     // A number may end a sentence (`Invoice no. 12345.`): the full stop is not part of it.
     const mm =

@@ -71,7 +71,34 @@ const LABELLED_DIGITS_RE =
  * `Z` and a check character (mod 36, weights 1 and 2 alternating, digits of the product summed in base 36). The
  * `Z` is fixed by the format, so an OCR `2` in its place is read as `Z` when the check character then passes.
  */
-const GSTIN_RE = /(?<![A-Z0-9])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z][Z2][0-9A-Z])(?![A-Z0-9])/g;
+const GSTIN_RE = /(?<![A-Z0-9])(\d{2}[A-Z0-9]{11}[Z2][0-9A-Z])(?![A-Z0-9])/g;
+const GSTIN_SHAPE = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z][Z2][0-9A-Z]$/;
+/** OCR twins: the letters a digit is read for, and the digit a letter is read for. */
+const AS_LETTER: Record<string, string> = { '0': 'ODQ', '1': 'IJLT', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
+const AS_DIGIT: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', L: '1', J: '1', T: '7', Z: '2', A: '4', S: '5', G: '6', B: '8' };
+/**
+ * A GSTIN-sized token after a GST label whose characters break the format where the PAN has letters (3-7, 12) or
+ * digits (8-11): each such character replaced by its OCR twins; the reading is the one candidate whose check character
+ * passes (none or several: no reading). The format and the check decide, as MRZ number priors do.
+ */
+function gstinByFormat(raw: string): string | null {
+  const options = [...raw].map((c, i) => {
+    const letter = (i >= 2 && i <= 6) || i === 11;
+    const digit = i >= 7 && i <= 10;
+    if (i === 13) return 'Z';
+    if (letter && /\d/.test(c)) return AS_LETTER[c] ?? '';
+    if (digit && /[A-Z]/.test(c)) return AS_DIGIT[c] ?? '';
+    return c;
+  });
+  if (options.some((o) => o === '')) return null;
+  let candidates = [''];
+  for (const o of options) {
+    candidates = candidates.flatMap((p) => [...o].map((c) => p + c));
+    if (candidates.length > 256) return null;
+  }
+  const passing = candidates.filter(gstinValid);
+  return passing.length === 1 ? passing[0] : null;
+}
 const B36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export function gstinValid(v: string): boolean {
   if (!/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/.test(v)) return false;
@@ -210,6 +237,12 @@ export function findTaxIds(text: string): IdMatch[] {
   }
   for (const m of text.matchAll(GSTIN_RE)) {
     if (taken(m.index!, m.index! + m[0].length)) continue;
+    if (!GSTIN_SHAPE.test(m[1])) {
+      // Out of shape: only after a GST label (`GSTIN`, `GST No`, OCR's `GSHIN`), and only as the format decides.
+      const fixed = /(GST|G[A-Z]{1,2}IN)/i.test(text.slice(Math.max(0, m.index! - 24), m.index!)) ? gstinByFormat(m[1]) : null;
+      if (fixed) out.push({ value: fixed, kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length });
+      continue;
+    }
     const value = `${m[1].slice(0, 13)}Z${m[1][14]}`;
     const valid = gstinValid(value);
     // A printed `Z` whose check character fails is still the GSTIN the page shows (unchecked); a `2` must pass.
