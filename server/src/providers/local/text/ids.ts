@@ -79,7 +79,7 @@ const AS_DIGIT: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', L: '1
 /**
  * A GSTIN-sized token after a GST label whose characters break the format where the PAN has letters (3-7, 12) or
  * digits (8-11): each such character replaced by its OCR twins; the reading is the one candidate whose check character
- * passes (none or several: no reading). The format and the check decide, as MRZ number priors do.
+ * passes (none or several: no reading), reported unchecked (a wrong twin passes by chance 1 time in 36).
  */
 function gstinByFormat(raw: string): string | null {
   const options = [...raw].map((c, i) => {
@@ -240,7 +240,8 @@ export function findTaxIds(text: string): IdMatch[] {
     if (!GSTIN_SHAPE.test(m[1])) {
       // Out of shape: only after a GST label (`GSTIN`, `GST No`, OCR's `GSHIN`), and only as the format decides.
       const fixed = /(GST|G[A-Z]{1,2}IN)/i.test(text.slice(Math.max(0, m.index! - 24), m.index!)) ? gstinByFormat(m[1]) : null;
-      if (fixed) out.push({ value: fixed, kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length });
+      // Unchecked all the same: among several twins one wrong candidate passes the check by chance (1 in 36 each).
+      if (fixed) out.push({ value: fixed, kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length, checked: false });
       continue;
     }
     const value = `${m[1].slice(0, 13)}Z${m[1][14]}`;
