@@ -183,14 +183,13 @@ async function readPage(doc: PdfDoc, pageNumber: number): Promise<PdfPageText> {
     const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
     const styles = content.styles as Record<string, { ascent?: number; descent?: number; vertical?: boolean }>;
     const runs: Run[] = [];
-    const byText = new Map<string, Run[]>();
     for (const raw of content.items) {
       const item = raw as TextItemLike;
       if (typeof item.str !== 'string' || !item.transform) continue;
       const text = item.str.replace(/\s+/g, ' ');
       if (text.trim() === '') continue;
       const run = toRun(item, text, viewport, styles[item.fontName]);
-      if (run && !drawnAgain(byText, run)) runs.push(run);
+      if (run) runs.push(run);
     }
     const lines = groupLines(withoutOverprint(runs), pageNumber, viewport.width, viewport.height);
     const chars = lines.reduce((n, l) => n + (l.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0);
@@ -200,19 +199,6 @@ async function readPage(doc: PdfDoc, pageNumber: number): Promise<PdfPageText> {
   } finally {
     page?.cleanup();
   }
-}
-
-/**
- * The same text drawn again where it already stands (a footer stamped three times, fake bold by overprinting at a
- * fraction of a point's offset) shows once on paper: kept once, or its words repeat (`USt-ID:USt-ID:USt-ID:`).
- */
-function drawnAgain(byText: Map<string, Run[]>, run: Run): boolean {
-  const tol = 0.2 * run.size;
-  const same = byText.get(run.text);
-  if (same?.some((r) => Math.abs(r.x0 - run.x0) <= tol && Math.abs(r.base - run.base) <= tol)) return true;
-  if (same) same.push(run);
-  else byText.set(run.text, [run]);
-  return false;
 }
 
 type Viewport = { width: number; height: number; convertToViewportPoint(x: number, y: number): number[] };
@@ -257,8 +243,8 @@ function toRun(
 
 /**
  * Drops a run that repeats another one's text at nearly the same place: "fake bold" and shadowed text are drawn
- * twice (or more) with an offset of a fraction of a point, which pdf.js reports as two items, and the line would read
- * `TOTALTOTAL`. Same text, baselines within 15 % of the size and starts within 30 % of it: drawn over itself.
+ * twice (or more) with an offset of a fraction of a point, and a footer may be stamped three times, which pdf.js
+ * reports as so many items, and the line would read `TOTALTOTAL` or `USt-ID:USt-ID:USt-ID:`. Same text, baselines within 15 % of the size and starts within 30 % of it: drawn over itself.
  */
 function withoutOverprint<R extends { text: string; x0: number; base: number; size: number }>(runs: R[]): R[] {
   const kept: R[] = [];
