@@ -40,7 +40,8 @@ if (args[0] === '--text') {
       // An image: the lines an OCR engine reads from it (the configured one; tesseract when it is `auto`, which the
       // reader decides per image), to write the truth by eye beside the picture.
       const engine = config.ocrEngine === 'auto' ? 'tesseract' : config.ocrEngine;
-      const lines = await ocrPage(await decodeImage(bytes, mime as ImageMime), { languages: config.ocrLanguages, engine });
+      // A generous budget: a large photo on a busy machine must not lose its text here (the reader has its own).
+      const lines = await ocrPage(await decodeImage(bytes, mime as ImageMime), { languages: config.ocrLanguages, engine, timeoutMs: 90_000 });
       console.log(`===== ${basename(f)} (image, ${engine} OCR)`);
       for (const l of lines) console.log(`${JSON.stringify(l.bbox.map((x) => Math.round(x * 1e4) / 1e4))} | ${l.text}`);
       continue;

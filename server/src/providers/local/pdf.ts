@@ -243,8 +243,8 @@ function toRun(
 
 /**
  * Drops a run that repeats another one's text at nearly the same place: "fake bold" and shadowed text are drawn
- * twice (or more) with an offset of a fraction of a point, which pdf.js reports as two items, and the line would read
- * `TOTALTOTAL`. Same text, baselines within 15 % of the size and starts within 30 % of it: drawn over itself.
+ * twice (or more) with an offset of a fraction of a point, and a footer may be stamped three times, which pdf.js
+ * reports as so many items, and the line would read `TOTALTOTAL` or `USt-ID:USt-ID:USt-ID:`. Same text, baselines within 15 % of the size and starts within 30 % of it: drawn over itself.
  */
 function withoutOverprint<R extends { text: string; x0: number; base: number; size: number }>(runs: R[]): R[] {
   const kept: R[] = [];

@@ -13,6 +13,7 @@ import type { CatalogueEntry, FieldSchema } from '../../../catalogue/index.ts';
 import type { ReadField } from '../../types.ts';
 import type { Box, TextLine } from '../types.ts';
 import { detectCountry, findIbans, findTaxIds, ISO2_TO_3, type IdMatch } from './ids.ts';
+import { placeDate, SERIES_NUMBER } from './letter.ts';
 import { isTill, receiptTotal, tillLayout } from './receipt.ts';
 import {
   documentDayFirst,
@@ -75,6 +76,8 @@ const L = {
     'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
     'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
     'rechnungssumme', 'bruttosumme', 'total general',
+    // Indian invoices close with `Net Payable` / `Net Amount Payable` (after tax and rounding) and bills with `Bill Amount`.
+    'net ?(amount ?)?payable', 'bill amount',
     // German `Total inkl. MwSt.`; Hungarian `Fizetendő`; Estonian `Kokku tasuda`; Lithuanian `Iš viso mokėti`; Latvian `Kopā apmaksai`.
     '(total|gesamt|summe|betrag) inkl\\.?( (mwst|ust)\\.?)?', 'fizetendo( osszeg)?', 'kokku tasuda', 'tasuda', 'is viso moketi', 'moketi', 'kopa apmaksai', 'apmaksai',
     // Czech and Slovak: `Celkem s DPH` (total with VAT), `Celkem k úhradě`, `Spolu s DPH`, `Na úhradu`.
@@ -85,9 +88,9 @@ const L = {
   ],
   total_weak: ['total facture', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa'],
   total_exclude:
-    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*a\s*pa(yer|gare))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
+    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*(a\s*pa(yer|gare)|(amount\s*)?payable))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
-    'kwota netto', 'wartosc netto', 'razem netto', 'suma netto', 'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount', 'total net', 'exclusief btw',
+    'kwota netto', 'wartosc netto', 'razem netto', 'suma netto', 'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount(?! ?payable)', 'total net', 'exclusief btw',
     'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
     'base tributavel', 'valor sem iva', 'amount untaxed', 'total excl\\.?( vat| tax)?', 'total before tax', 'grondslag', 'warenwert',
   ],
@@ -125,13 +128,14 @@ const L = {
     'credit note( no\\.?)?', 'numero de (la )?facture', 'n[°o] de facture',
     'facture n[°o]?', 'numero de factura', 'n[°o.]? ?(de )?factura', 'factura n[°o.]?', 'num\\.? factura', 'fattura n[°o.]?',
     'numero (della )?fattura', 'fatura n[°o.]?', 'numero da fatura', 'bill no\\.?', 'bill number', 'receipt (no\\.?|number)',
-    'tax invoice no\\.?', 'document no\\.?', 'numer faktury', 'nr faktury', 'faktura( vat)? (nr|numer)', 'cislo faktury',
+    // `TaxInvoice No`: PP-OCR glues words that a narrow space parts.
+    'tax ?invoice ?no\\.?', 'document no\\.?', 'numer faktury', 'nr faktury', 'faktura( vat)? (nr|numer)', 'cislo faktury',
     'faktura cislo', 'n[°o.]? (do )?documento', 'numero (do )?documento', 'fattura (nr\\.?|numero)', 'rechnung( nr\\.?|-nr\\.?)',
     'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)',
     'laskun (numero|nro\\.?|nr\\.?)', 'laskunumero', 'laskunro', 'fakturanummer', 'fakturanr\\.?', 'faktura ?nr\\.?', 'fakturanumero',
     // The document's own name then a number sign, whatever qualifies it: `Facture Nr:`, `Factura fiscală Nr:`,
     // `Korrekturrechnung Nr:`, `Schlussrechnung Nr.`, `Nota di credito (TD04) Nr:`, `Creditnota nr`, `Avoir n°`.
-    '(facture|factura|fattura|fatura|factuur|faktura)( (vat|fiscala|fiscal|proforma|pro forma|simplificada|electronica|korygujaca|corectiva|rectificativa|de venda))? (nr\\.?|n[°oº]\\.?|no\\.?|num\\.?|numero|#)',
+    '(facture|factura|fattura|fatura|factuur|faktura)( (vat|fiscala|fiscal|proforma|pro forma|simplificada|electronica de venta|de venta|electronica|korygujaca|corectiva|rectificativa|de venda))? (nr\\.?|n[°oº]\\.?|no\\.?|num\\.?|numero|#)',
     '\\p{L}*rechnungs?-? ?(nr\\.?|nummer|no\\.?)', 'gutschrifts?-? ?(nr\\.?|nummer)', 'nota (di|de) (credito|debito)( \\(td\\d\\d\\))? (nr\\.?|n[°oº]\\.?|no\\.?|numero)',
     'credit ?note (nr\\.?|number|#)', 'creditnota (nr\\.?|nummer)', 'avoir n[°oº]\\.?', 'nota fiscal n[°oº]\\.?',
     // Czech and Slovak: `Faktura - daňový doklad 2022001`, `Daňový doklad č. 12`, `Číslo dokladu`.
@@ -442,18 +446,21 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
   if (kind === 'id') {
     // `Invoice Number: #1`, `Referencia: #1721`, a `#1` alone in its cell: the `#` is printed as part of the number;
     // `Invoice # 123` / `Invoice #123`: it is the label's.
-    const lead = /^[\s:.\-–|]*/.exec(seg)![0];
+    // Leaders between a label and its value: a colon (PP-OCR also reads the full-width `：`), dashes, a bar, a fill-in
+    // line (`Invoice No ____: 12`, `No —: 12`).
+    const lead = /^[\s:：.\-–—_|]*/.exec(seg)![0];
     const at = start + lead.length;
-    const hashed = /^#[A-Za-z0-9]/.test(seg.slice(lead.length)) && (lead.includes(':') || line.cells.some((c) => c.start === at));
+    const hashed = /^#[A-Za-z0-9]/.test(seg.slice(lead.length)) && (/[:：]/.test(lead) || line.cells.some((c) => c.start === at));
     const skip = hashed ? 0 : /^[\s#]*/.exec(seg.slice(lead.length))![0].length;
     const from = at + skip;
     const text = line.text.slice(from, end);
-    const pre = hashed ? '' : (/^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer|[°º]\.?)(?![\p{L}\p{N}]))?\s*[:#]?\s*/iu.exec(text)?.[0] ?? '');
+    const pre = hashed ? '' : (/^(?:(?:n[°oº.]|no\.?|nr\.?|num\.?|number|numero|nummer|[°º]\.?)(?![\p{L}\p{N}]))?\s*[:：#]?\s*/iu.exec(text)?.[0] ?? '');
     // A series code then its number (`FT 2024/12`, `FR A/118`: Portuguese and Spanish series) is one id.
     // A number may end a sentence (`Invoice no. 12345.`): the full stop is not part of it.
     const mm =
       /^([A-Z]{1,4} (?:[A-Z]{1,3}\/)?\d[A-Za-z0-9_.\-]*\/[A-Za-z0-9_.\-/]*[A-Za-z0-9])(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length)) ??
       /^([A-Z]{1,4} [A-Z0-9]{1,10}\/\d[A-Za-z0-9_.\-]*)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length)) ??
+      SERIES_NUMBER.exec(text.slice(pre.length)) ??
       /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length));
     if (!mm || !/\d/.test(mm[1]) || isLabel(mm[1])) return null;
     const s = from + pre.length;
@@ -745,6 +752,8 @@ function numberSigned(line: Line, start: number): boolean {
 function invoiceDate(ctx: Ctx): Candidate | null {
   const strong = labelled(ctx, 'date', L.issue_date_strong, null, 3);
   if (strong) return strong;
+  const placed = placeDate(ctx.lines, ctx.dates);
+  if (placed) return { value: placed.date.value, confidence: 0.75, line: placed.line, box: spanBox(placed.line, placed.date.start, placed.date.end), priority: 2 };
   const weak = labelled(ctx, 'date', L.issue_date_weak, L.date_exclude, 2);
   if (weak) return { ...weak, confidence: weak.confidence * 0.9 };
   // `Facture n°562044387 du 02 Juillet 2015`: a date on the invoice-number line.

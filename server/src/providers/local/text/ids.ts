@@ -66,7 +66,49 @@ const LABELLED_RE =
  */
 const LABELLED_DIGITS_RE =
   /(?<![\p{L}])(?:(?:VAT|TVA|IVA|BTW|GST|Tax|TAX)[-. ]?(?:Reg\w*\.?\s*)?(?:Id|ID|No|NO|Nr|NR|Number|number|n[°º]|Nº|#)|ABN|UID)\.?\s*[:#]?\s*(\d{2,4}(?:[ .]?\d{2,4}){2,4})(?![\d.,]|\s?%)/gu;
-const GSTIN_RE = /(?<![A-Z0-9])(\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z])(?![A-Z0-9])/g;
+/**
+ * Indian GSTIN: a state code, the holder's PAN (5 letters, 4 digits, a letter), the registration's number (1-9, A-Z),
+ * `Z` and a check character (mod 36, weights 1 and 2 alternating, digits of the product summed in base 36). The
+ * `Z` is fixed by the format, so an OCR `2` in its place is read as `Z` when the check character then passes.
+ */
+const GSTIN_RE = /(?<![A-Z0-9])(\d{2}[A-Z0-9]{11}[Z2][0-9A-Z])(?![A-Z0-9])/g;
+const GSTIN_SHAPE = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z][Z2][0-9A-Z]$/;
+/** OCR twins: the letters a digit is read for, and the digit a letter is read for. */
+const AS_LETTER: Record<string, string> = { '0': 'ODQ', '1': 'IJLT', '2': 'Z', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
+const AS_DIGIT: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', L: '1', J: '1', T: '7', Z: '2', A: '4', S: '5', G: '6', B: '8' };
+/**
+ * A GSTIN-sized token after a GST label whose characters break the format where the PAN has letters (3-7, 12) or
+ * digits (8-11): each such character replaced by its OCR twins; the reading is the one candidate whose check character
+ * passes (none or several: no reading), reported unchecked (a wrong twin passes by chance 1 time in 36).
+ */
+function gstinByFormat(raw: string): string | null {
+  const options = [...raw].map((c, i) => {
+    const letter = (i >= 2 && i <= 6) || i === 11;
+    const digit = i >= 7 && i <= 10;
+    if (i === 13) return 'Z';
+    if (letter && /\d/.test(c)) return AS_LETTER[c] ?? '';
+    if (digit && /[A-Z]/.test(c)) return AS_DIGIT[c] ?? '';
+    return c;
+  });
+  if (options.some((o) => o === '')) return null;
+  let candidates = [''];
+  for (const o of options) {
+    candidates = candidates.flatMap((p) => [...o].map((c) => p + c));
+    if (candidates.length > 256) return null;
+  }
+  const passing = candidates.filter(gstinValid);
+  return passing.length === 1 ? passing[0] : null;
+}
+const B36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+export function gstinValid(v: string): boolean {
+  if (!/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/.test(v)) return false;
+  let sum = 0;
+  for (let i = 0; i < 14; i++) {
+    const p = B36.indexOf(v[i]) * (i % 2 === 0 ? 1 : 2);
+    sum += Math.floor(p / 36) + (p % 36);
+  }
+  return B36[(36 - (sum % 36)) % 36] === v[14];
+}
 const SIRET_RE = /(?:SIRET|SIREN|RCS)[^0-9]{0,25}(\d{3}\s?\d{3}\s?\d{3}(?:\s?\d{5})?)(?!\d)/gi;
 
 /** Chinese unified social credit code (GB 32100-2015): 18 characters of a 31-letter alphabet, the last a check. */
@@ -194,9 +236,19 @@ export function findTaxIds(text: string): IdMatch[] {
     out.push({ value, kind: 'labelled', country: ISO2_TO_3[value.slice(0, 2)] ?? null, start: s, end: s + m[1].length, checked: false });
   }
   for (const m of text.matchAll(GSTIN_RE)) {
-    if (!taken(m.index!, m.index! + m[0].length)) {
-      out.push({ value: m[1], kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length });
+    if (taken(m.index!, m.index! + m[0].length)) continue;
+    if (!GSTIN_SHAPE.test(m[1])) {
+      // Out of shape: only after a GST label (`GSTIN`, `GST No`, OCR's `GSHIN`), and only as the format decides.
+      const fixed = /(GST|G[A-Z]{1,2}IN)/i.test(text.slice(Math.max(0, m.index! - 24), m.index!)) ? gstinByFormat(m[1]) : null;
+      // Unchecked all the same: among several twins one wrong candidate passes the check by chance (1 in 36 each).
+      if (fixed) out.push({ value: fixed, kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length, checked: false });
+      continue;
     }
+    const value = `${m[1].slice(0, 13)}Z${m[1][14]}`;
+    const valid = gstinValid(value);
+    // A printed `Z` whose check character fails is still the GSTIN the page shows (unchecked); a `2` must pass.
+    if (!valid && m[1][13] !== 'Z') continue;
+    out.push({ value, kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length, ...(valid ? {} : { checked: false }) });
   }
   for (const m of text.matchAll(SIRET_RE)) {
     const digits = m[1].replace(/\s/g, '');
