@@ -227,6 +227,13 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
       const turned = await readTurned(image, direction.turn !== 'ccw');
       if (turned) return turned;
     }
+    // Then PP-OCR's reading, upright: a landscape receipt or invoice photo it reads as one is done (tesseract's pass
+    // over a photo, up to 10 s of CPU, would be set aside anyway); an ID card's face is read by tesseract too, below.
+    const upright = auto && direction?.runs !== 'none' ? await ocr(small, 'paddle') : undefined;
+    if (upright && saysReceiptOrInvoice(m, upright) && m.classifyIdFront(upright) === null) {
+      used.set('ocr', R.ocrPaddle);
+      return upright;
+    }
     const lines = await ocr(small, engine);
     used.set('ocr', engine === 'paddle' ? R.ocrPaddle : R.ocr);
     // A portrait photo (PP-OCR first) whose text is an ID card's printed face: tesseract reads it too, and its reading
@@ -251,7 +258,7 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     if (auto && (!lines || !saysSomething(m, lines) || idFront)) {
       // (Not again when PP-OCR's detector found no text at all.)
       if (direction?.runs === 'none') return lines;
-      const again = await ocr(small, 'paddle');
+      const again = upright !== undefined ? upright : await ocr(small, 'paddle');
       if (!idFront && again && saysReceiptOrInvoice(m, again)) {
         used.set('ocr', R.ocrPaddle);
         return again;
