@@ -18,6 +18,7 @@
 //   kind, the server part; with --limit N a sample of N files of each kind, said so) writes bench/results/reading-speed.md,
 //   The server runs with the allocator settings of docs/deployment.md (bench/lib/server.ts ALLOCATOR_ENV) unless
 //   --default-allocator; this process (the per-kind part) runs with whatever it was started with.
+//   BENCH_SMAPS_AT_PEAK=file keeps the server's /proc/<pid>/smaps at its highest sample of the 8 readings (where the peak is).
 //   keeping bench/live-batch.ts's section and the hand-written notes between their markers; others print their tables.
 import { execSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -268,7 +269,18 @@ async function serverMemory(files: File[]): Promise<string> {
       await new Promise((r) => setTimeout(r, 10));
     }
   })();
-  const { value: results, peak } = await peakRss(server.rss, () => Promise.all(mix.map(post)).finally(() => (reading = false)));
+  // BENCH_SMAPS_AT_PEAK=file: the server's /proc/<pid>/smaps at the highest sample (where the peak's memory is).
+  const smapsOut = process.env.BENCH_SMAPS_AT_PEAK;
+  let highest = 0;
+  const sampleRss = () => {
+    const mb = server.rss();
+    if (smapsOut && mb > highest + 4) {
+      highest = mb;
+      writeFileSync(smapsOut, readFileSync(`/proc/${server.child.pid}/smaps`, 'utf8'));
+    }
+    return mb;
+  };
+  const { value: results, peak } = await peakRss(sampleRss, () => Promise.all(mix.map(post)).finally(() => (reading = false)));
   await probe;
   const wall = performance.now() - t0;
   const rows = results.map((r, i) => `| ${basename(mix[i])} | ${r.status} ${r.state} after ${sec(r.ms)} s | ${r.final} | ${r.type ?? '-'} | ${sec(r.done)} |`);

@@ -50,6 +50,36 @@ export async function decodeImage(bytes: Uint8Array, mime: ImageMime): Promise<P
 }
 
 /**
+ * An image's dimensions from its header (no pixels decoded; turned as its orientation says), or null when sharp cannot
+ * tell them (HEIC, a damaged header).
+ */
+export async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: number } | null> {
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    const width = meta.autoOrient?.width ?? meta.width;
+    const height = meta.autoOrient?.height ?? meta.height;
+    return width && height ? { width, height } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A page of more pixels than this, once fitted to MAX_READ_SIDE, is read alone in the page lane (a scanned A4 page at
+ * 200-300 dpi; the photos of receipts, ID documents and MRZ pages of the dev set are all under it): what two such pages
+ * hold at once (decoded copies, both OCR engines' working sets) is what made a burst's peak memory.
+ */
+export const LARGE_PAGE_PIXELS = 4_000_000;
+
+/** The page-lane units an image's reading takes (of `max`): all of them for a large page or one of unknown size. */
+export async function pageLaneWeight(bytes: Uint8Array, max: number): Promise<number> {
+  const size = await imageSize(bytes);
+  if (!size) return max;
+  const { outW, outH } = fitInside(size.width, size.height);
+  return outW * outH > LARGE_PAGE_PIXELS ? max : 1;
+}
+
+/**
  * A PDF page rendered to RGBA (by pdf.js + @napi-rs/canvas, or anything else) as a `PageImage`. Alpha is
  * flattened on white; pages larger than MAX_READ_SIDE are downscaled.
  */

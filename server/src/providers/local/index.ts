@@ -96,13 +96,17 @@ export function createLocalProvider(opts: LocalProviderOptions): Provider | null
   if (opts.readers.size === 0) return null;
   // Two lanes of `concurrency` readings each. Images (page OCR: seconds of CPU and hundreds of MB each) take the page
   // lane; PDFs take their own lane, so that a text PDF (0.1 s) does not wait behind page-OCR readings, and the pages
-  // of a PDF that need rendering and page OCR take a page-lane slot for that part: the pixels in memory stay bounded
-  // by the page lane as before.
+  // of a PDF that need rendering and page OCR take the page lane for that part: the pixels in memory stay bounded by
+  // the page lane. A large page (image.ts LARGE_PAGE_PIXELS) and a PDF's rendered pages take the whole lane (read
+  // alone), so that two large pages' working sets are never resident at once; photos take one slot each.
   const pages = new Limiter(opts.concurrency);
   const pdfs = new Limiter(opts.concurrency);
   return {
     name: 'local',
-    read: (input) => (input.mime === 'application/pdf' ? pdfs.run(() => readLocally(input, opts, pages)) : pages.run(() => readLocally(input, opts, null))),
+    read: async (input) =>
+      input.mime === 'application/pdf'
+        ? pdfs.run(() => readLocally(input, opts, pages))
+        : pages.run(() => readLocally(input, opts, null), await (await readers()).pageLaneWeight(input.bytes, pages.max)),
   };
 }
 
@@ -329,8 +333,9 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
       ev.pages.push(page);
     }
   };
-  // Only a PDF with pages to render takes a page-lane slot; a text PDF is read without one.
-  if (render && pageLane) await pageLane.run(readPages);
+  // Only a PDF with pages to render takes the page lane; a text PDF is read without it. Rendered pages are large
+  // (300 dpi up to MAX_READ_SIDE): they are read alone, as a large image is.
+  if (render && pageLane) await pageLane.run(readPages, pageLane.max);
   else await readPages();
   return ev;
 }
