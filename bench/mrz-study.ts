@@ -3,12 +3,15 @@
 // one image, small and rotated. Counts zones found and read exactly per variant, and the wall time per reading.
 // Usage: node bench/mrz-study.ts [--variants a,b] [--files substr] [--extra DIR] [--dump DIR] [--misses] [--verbose]   (node_modules/.bin on PATH)
 //   --extra DIR: also read DIR/*.{jpg,png} with DIR/truth.json ([{file, lines}]) (public specimens fetched to study;
-//   never committed). Prints a markdown table; paste the summary into bench/results/mrz-reader.md.
+//   never committed). --ocr: where no zone is found, page OCR and the fallback on its lines (issue #28). Prints a markdown table; paste the summary into bench/results/mrz-reader.md.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { readMrz } from '../server/src/providers/local/mrz/index.ts';
+import { shrinkPage } from '../server/src/providers/local/image.ts';
+import { ocrEngineFor } from '../server/src/providers/local/index.ts';
+import { readMrz, readMrzFromText } from '../server/src/providers/local/mrz/index.ts';
+import { ocrPage, terminateOcr } from '../server/src/providers/local/ocr.ts';
 import { loadPage } from '../test/unit/local/support-mrz.ts';
 
 const DEV = join(import.meta.dirname, '../../shared/testdata/documents-dev');
@@ -112,6 +115,8 @@ const load = loadavg().map((x) => x.toFixed(2)).join(' ');
 // warm-up: model load and JIT
 await readMrz(await loadPage(docs[0].file));
 
+const ocrMode = process.argv.includes('--ocr');
+const vias: string[] = [];
 const rows: Array<{ variant: string; name: string; found: boolean; exact: boolean; ms: number; got: string }> = [];
 for (const v of pick) {
   for (const d of docs) {
@@ -119,9 +124,29 @@ for (const v of pick) {
     if (dump) writeFileSync(join(dump, `${v}__${d.name.replace(/^extra:/, '')}.png`), await sharp(bytes).png().toBuffer());
     const page = await loadPage(bytes);
     const t0 = performance.now();
-    const r = await readMrz(page);
-    const ms = performance.now() - t0;
-    rows.push({ variant: v, name: d.name, found: !!r, exact: !!r && r.lines.join('\n') === d.lines.join('\n'), ms, got: r ? r.lines.join(' / ') : '' });
+    let r = await readMrz(page);
+    let ms = performance.now() - t0;
+    let via = '';
+    // --ocr: on a page without a zone, the fallback of issue #28 on page OCR's lines, as live mode runs it: the engine
+    // `auto` picks (wall time of the OCR not counted: the page pays it anyway), and PP-OCR's lines too (`+paddle`)
+    if (!r && ocrMode) {
+      const small = await shrinkPage(page, 2400);
+      const engine = ocrEngineFor('auto', 'image/png', page);
+      const first = await ocrPage(small, { engine });
+      const t1 = performance.now();
+      r = await readMrzFromText(page, first);
+      ms += performance.now() - t1;
+      via = r ? `text:${engine}` : '';
+      if (!r && engine === 'tesseract') {
+        const second = await ocrPage(small, { engine: 'paddle' });
+        const t2 = performance.now();
+        r = await readMrzFromText(page, [...first, ...second]);
+        ms += performance.now() - t2;
+        via = r ? 'text:+paddle' : '';
+      }
+    }
+    rows.push({ variant: v, name: d.name, found: !!r, exact: !!r && r.lines.join('\n') === d.lines.join('\n'), ms, got: r ? `${via} ${r.lines.join(' / ')}` : '' });
+    if (via) vias.push(`${v} ${d.name} ${via} ${rows.at(-1)!.exact ? 'exact' : 'wrong'}`);
     if (process.argv.includes('--verbose')) console.error(v, d.name, r ? (rows.at(-1)!.exact ? 'exact' : 'found') : 'none', Math.round(ms));
   }
 }
@@ -141,4 +166,9 @@ console.log(`| all | ${rows.filter((x) => x.found).length}/${rows.length} | ${ro
 if (process.argv.includes('--misses')) {
   console.log('\nMisses:');
   for (const x of rows.filter((x) => !x.exact)) console.log(`- ${x.variant} ${x.name}: ${x.found ? x.got : 'not found'}`);
+}
+if (ocrMode) {
+  console.log('\nFound through page OCR (--ocr):');
+  for (const x of vias) console.log(`- ${x}`);
+  await terminateOcr();
 }

@@ -1,0 +1,60 @@
+/**
+ * The MRZ fallback of issue #28 (mrz/from-text.ts, readMrzFromText): on a page where the locator found no zone, the
+ * MRZ-like lines page OCR found are read as zone candidates by the dedicated reader. Here the lines' boxes are given
+ * as an OCR would give them (text and box), on rendered cards; a zone is taken only when all its check digits pass.
+ */
+import { describe, expect, it } from 'vitest';
+import { mrzLike, mrzText, zonesFromText } from '../../../server/src/providers/local/mrz/from-text.ts';
+import { readMrz, readMrzFromText } from '../../../server/src/providers/local/mrz/index.ts';
+import type { TextLine } from '../../../server/src/providers/local/types.ts';
+import { loadPage, renderIdCard } from './support-mrz.ts';
+
+const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+// the same zone with the birth date's check digit wrong (2 -> 3): a zone whose checks fail
+const TD3_BAD = [TD3[0], 'L898902C36UTO7408123F1204159ZE184226B<<<<<10'];
+
+/** The zone's lines as page OCR gives them: its (imperfect) text and an axis-aligned box around each line. */
+async function ocrLikeLines(lines: string[]): Promise<{ page: Awaited<ReturnType<typeof loadPage>>; text: TextLine[] }> {
+  const page = await loadPage(await renderIdCard({ lines, margin: 0.1 }));
+  const found = await readMrz(page);
+  expect(found).not.toBeNull();
+  const text: TextLine[] = found!.lineBoxes.map((bbox, i) => ({ page: 1, text: lines[i].replace(/<<</g, '« <'), bbox, confidence: 0.8 }));
+  // a printed line of the face above the zone: not MRZ-like, not a candidate
+  text.unshift({ page: 1, text: 'Nom / Surname ERIKSSON', bbox: [0.3, 0.25, 0.6, 0.29], confidence: 0.9 });
+  return { page, text };
+}
+
+describe('MRZ through page text (issue #28 fallback)', () => {
+  it('picks the MRZ-like lines of a page text and stacks them into one zone', () => {
+    expect(mrzText('P<UTO ERIKSSON«ANNA(MARIA« «')).toBe('P<UTOERIKSSON<ANNA<MARIA<<');
+    const lines: TextLine[] = [
+      { page: 1, text: 'REPUBLIQUE FRANCAISE CARTE NATIONALE', bbox: [0.1, 0.05, 0.9, 0.09], confidence: 0.9 },
+      { page: 1, text: TD3[0], bbox: [0.05, 0.8, 0.95, 0.84], confidence: 0.8 },
+      { page: 1, text: TD3[1], bbox: [0.05, 0.87, 0.95, 0.91], confidence: 0.8 },
+    ];
+    expect(lines.map((l) => mrzLike(l, 1000, 1000))).toEqual([false, true, true]);
+    const zones = zonesFromText(lines, 1000, 1000);
+    expect(zones).toHaveLength(1);
+    expect(zones[0].lines).toHaveLength(2);
+  });
+
+  it('reads the zone exactly from the boxes of page OCR lines', async () => {
+    const { page, text } = await ocrLikeLines(TD3);
+    const r = await readMrzFromText(page, text);
+    expect(r?.lines).toEqual(TD3);
+    expect(r?.valid).toBe(true);
+  }, 30_000);
+
+  it('never reports a zone whose check digits fail (no sure reading of a failing zone)', async () => {
+    const { page, text } = await ocrLikeLines(TD3_BAD);
+    // the locator's own path reports it, not valid (the checks then judge it); the fallback does not report it at all
+    expect((await readMrz(page))?.valid).toBe(false);
+    expect(await readMrzFromText(page, text)).toBeNull();
+  }, 30_000);
+
+  it('finds nothing in a page text without MRZ-like lines', async () => {
+    const { page } = await ocrLikeLines(TD3);
+    const text: TextLine[] = [{ page: 1, text: 'TOTAL 12.40 EUR', bbox: [0.1, 0.5, 0.5, 0.55], confidence: 0.9 }];
+    expect(await readMrzFromText(page, text)).toBeNull();
+  }, 30_000);
+});
