@@ -132,13 +132,13 @@ for (const v of pick) {
     if (!r && ocrMode) {
       const small = await shrinkPage(page, 2400);
       const engine = ocrEngineFor('auto', 'image/png', page);
-      const first = await ocrPage(small, { engine });
+      const first = await ocrPage(small, { engine, timeoutMs: 120_000 }).catch(() => []);
       const t1 = performance.now();
       r = await readMrzFromText(page, first);
       ms += performance.now() - t1;
       via = r ? `text:${engine}` : '';
       if (!r && engine === 'tesseract') {
-        const second = await ocrPage(small, { engine: 'paddle' });
+        const second = await ocrPage(small, { engine: 'paddle', timeoutMs: 120_000 }).catch(() => []);
         const t2 = performance.now();
         r = await readMrzFromText(page, [...first, ...second]);
         ms += performance.now() - t2;

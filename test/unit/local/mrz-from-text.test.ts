@@ -4,7 +4,7 @@
  * as an OCR would give them (text and box), on rendered cards; a zone is taken only when all its check digits pass.
  */
 import { describe, expect, it } from 'vitest';
-import { mrzLike, mrzText, zonesFromText } from '../../../server/src/providers/local/mrz/from-text.ts';
+import { mrzLike, mrzPart, mrzText, zonesFromText } from '../../../server/src/providers/local/mrz/from-text.ts';
 import { readMrz, readMrzFromText } from '../../../server/src/providers/local/mrz/index.ts';
 import type { TextLine } from '../../../server/src/providers/local/types.ts';
 import { loadPage, renderIdCard } from './support-mrz.ts';
@@ -36,6 +36,23 @@ describe('MRZ through page text (issue #28 fallback)', () => {
     const zones = zonesFromText(lines, 1000, 1000);
     expect(zones).toHaveLength(1);
     expect(zones[0].lines).toHaveLength(2);
+  });
+
+  it('cuts a zone line out of a box it shares with the text beside it, and tries a tilted box both ways', () => {
+    // 10 characters of page text, then the 26 of the zone's first line: the part starts 11/36 into the box
+    const glued: TextLine = { page: 1, text: 'A210 CTpaH PCAZEARGEDAS<<CEYLA<<<<<<', bbox: [0, 0.69, 0.6, 0.74], confidence: 0.8 };
+    const part = mrzPart(glued, 1000, 1000);
+    expect(part?.text).toBe('PCAZEARGEDAS<<CEYLA<<<<<<');
+    expect(part?.bbox[0]).toBeCloseTo((0.6 * 11) / 36, 5);
+    // a short word alone never starts a zone line; a lone date line is no MRZ
+    expect(mrzPart({ ...glued, text: 'NOM DUPONT PRENOM JEAN' }, 1000, 1000)).toBeNull();
+    const second: TextLine = { page: 1, text: 'C051777748AZE7611175F2201133S2SSBW3<<<<<<<26', bbox: [0.18, 0.73, 0.98, 0.8], confidence: 0.8 };
+    const zones = zonesFromText([glued, second], 1000, 1000);
+    // one stacked zone, straight and at the tilt its tall boxes imply, both signs
+    expect(zones).toHaveLength(3);
+    expect(zones.every((z) => z.lines.length === 2)).toBe(true);
+    expect(zones[1].lines[0].uy).toBeCloseTo(-zones[2].lines[0].uy, 6);
+    expect(zones[1].lines[0].uy).toBeGreaterThan(0.02);
   });
 
   it('reads the zone exactly from the boxes of page OCR lines', async () => {
