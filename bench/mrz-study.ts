@@ -12,7 +12,7 @@ import { shrinkPage } from '../server/src/providers/local/image.ts';
 import { ocrEngineFor } from '../server/src/providers/local/index.ts';
 import { readMrz, readMrzFromText } from '../server/src/providers/local/mrz/index.ts';
 import { ocrPage, terminateOcr } from '../server/src/providers/local/ocr.ts';
-import { loadPage } from '../test/unit/local/support-mrz.ts';
+import { loadPage, mapRgb } from '../test/unit/local/support-mrz.ts';
 
 const DEV = join(import.meta.dirname, '../../shared/testdata/documents-dev');
 interface Doc {
@@ -40,32 +40,6 @@ if (extra && existsSync(join(extra, 'truth.json'))) {
 }
 // the other side of a card, for the two-sided images: a tune ID front (never a validate file)
 const FRONT = join(DEV, 'id-fronts/zerox__0023.png');
-
-/** A deterministic noise source (the same images on every run). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) - 0.5;
-}
-
-async function rawOf(buf: Buffer): Promise<{ data: Buffer; w: number; h: number }> {
-  const { data, info } = await sharp(buf).autoOrient().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  return { data, w: info.width, h: info.height };
-}
-
-/** Per-pixel map of an RGB image (f gets r, g, b and returns r, g, b), plus noise of amplitude `noise`. */
-async function mapRgb(buf: Buffer, f: (r: number, g: number, b: number) => [number, number, number], noise = 0): Promise<Buffer> {
-  const { data, w, h } = await rawOf(buf);
-  const rnd = lcg(7);
-  const out = Buffer.alloc(data.length);
-  for (let i = 0; i < w * h; i++) {
-    const [r, g, b] = f(data[3 * i], data[3 * i + 1], data[3 * i + 2]);
-    const n = noise ? rnd() * 2 * noise : 0;
-    out[3 * i] = Math.max(0, Math.min(255, Math.round(r + n)));
-    out[3 * i + 1] = Math.max(0, Math.min(255, Math.round(g + n)));
-    out[3 * i + 2] = Math.max(0, Math.min(255, Math.round(b + n)));
-  }
-  return sharp(out, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
-}
 
 const grey = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
 

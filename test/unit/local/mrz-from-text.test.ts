@@ -3,11 +3,15 @@
  * MRZ-like lines page OCR found are read as zone candidates by the dedicated reader. Here the lines' boxes are given
  * as an OCR would give them (text and box), on rendered cards; a zone is taken only when all its check digits pass.
  */
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { shrinkPage } from '../../../server/src/providers/local/image.ts';
+import { ocrPage, terminateOcr } from '../../../server/src/providers/local/ocr.ts';
 import { mrzLike, mrzPart, mrzText, zonesFromText } from '../../../server/src/providers/local/mrz/from-text.ts';
 import { readMrz, readMrzFromText } from '../../../server/src/providers/local/mrz/index.ts';
 import type { TextLine } from '../../../server/src/providers/local/types.ts';
-import { loadPage, renderIdCard } from './support-mrz.ts';
+import { loadPage, mapRgb, renderIdCard } from './support-mrz.ts';
 
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
 // the same zone with the birth date's check digit wrong (2 -> 3): a zone whose checks fail
@@ -25,6 +29,8 @@ async function ocrLikeLines(lines: string[]): Promise<{ page: Awaited<ReturnType
 }
 
 describe('MRZ through page text (issue #28 fallback)', () => {
+  afterAll(() => terminateOcr());
+
   it('picks the MRZ-like lines of a page text and stacks them into one zone', () => {
     expect(mrzText('P<UTO ERIKSSON«ANNA(MARIA« «')).toBe('P<UTOERIKSSON<ANNA<MARIA<<');
     const lines: TextLine[] = [
@@ -74,4 +80,23 @@ describe('MRZ through page text (issue #28 fallback)', () => {
     const text: TextLine[] = [{ page: 1, text: 'TOTAL 12.40 EUR', bbox: [0.1, 0.5, 0.5, 0.55], confidence: 0.9 }];
     expect(await readMrzFromText(page, text)).toBeNull();
   }, 30_000);
+
+  it('reads, through tesseract lines, the zone of an ultraviolet-like capture the locator misses (tune file)', async () => {
+    // a tune file of the dev set (never validate) made ultraviolet-like as bench/mrz-study.ts makes it: dark violet,
+    // print and paper a few dozen levels apart, noise
+    const dev = path.resolve('../shared/testdata/documents-dev');
+    const file = 'mrz/os2datascanner__Erika_Mustermann.jpeg';
+    const truth = (JSON.parse(readFileSync(path.join(dev, 'ground-truth.json'), 'utf8')) as Array<{ path: string; split: string; expected: { mrz_lines: string[] } }>).find((d) => d.path.endsWith(file))!;
+    expect(truth.split).toBe('tune');
+    const uv = await mapRgb(readFileSync(path.join(dev, file)), (r, g, b) => {
+      const v = (0.299 * r + 0.587 * g + 0.114 * b) / 255;
+      return [25 + 55 * v, 10 + 30 * v, 60 + 120 * v];
+    }, 10);
+    const page = await loadPage(uv);
+    expect(await readMrz(page)).toBeNull();
+    const lines = await ocrPage(await shrinkPage(page, 2400), { engine: 'tesseract', timeoutMs: 120_000 });
+    const r = await readMrzFromText(page, lines);
+    expect(r?.lines).toEqual(truth.expected.mrz_lines);
+    expect(r?.valid).toBe(true);
+  }, 180_000);
 });
