@@ -3,13 +3,16 @@
 // one image, small and rotated. Counts zones found and read exactly per variant, and the wall time per reading.
 // Usage: node bench/mrz-study.ts [--variants a,b] [--files substr] [--extra DIR] [--dump DIR] [--misses] [--verbose]   (node_modules/.bin on PATH)
 //   --extra DIR: also read DIR/*.{jpg,png} with DIR/truth.json ([{file, lines}]) (public specimens fetched to study;
-//   never committed). Prints a markdown table; paste the summary into bench/results/mrz-reader.md.
+//   never committed). --ocr: where no zone is found, page OCR and the fallback on its lines (issue #28). Prints a markdown table; paste the summary into bench/results/mrz-reader.md.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { readMrz } from '../server/src/providers/local/mrz/index.ts';
-import { loadPage } from '../test/unit/local/support-mrz.ts';
+import { shrinkPage } from '../server/src/providers/local/image.ts';
+import { ocrEngineFor } from '../server/src/providers/local/index.ts';
+import { readMrz, readMrzFromText } from '../server/src/providers/local/mrz/index.ts';
+import { ocrPage, terminateOcr } from '../server/src/providers/local/ocr.ts';
+import { loadPage, mapRgb } from '../test/unit/local/support-mrz.ts';
 
 const DEV = join(import.meta.dirname, '../../shared/testdata/documents-dev');
 interface Doc {
@@ -37,32 +40,6 @@ if (extra && existsSync(join(extra, 'truth.json'))) {
 }
 // the other side of a card, for the two-sided images: a tune ID front (never a validate file)
 const FRONT = join(DEV, 'id-fronts/zerox__0023.png');
-
-/** A deterministic noise source (the same images on every run). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) - 0.5;
-}
-
-async function rawOf(buf: Buffer): Promise<{ data: Buffer; w: number; h: number }> {
-  const { data, info } = await sharp(buf).autoOrient().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  return { data, w: info.width, h: info.height };
-}
-
-/** Per-pixel map of an RGB image (f gets r, g, b and returns r, g, b), plus noise of amplitude `noise`. */
-async function mapRgb(buf: Buffer, f: (r: number, g: number, b: number) => [number, number, number], noise = 0): Promise<Buffer> {
-  const { data, w, h } = await rawOf(buf);
-  const rnd = lcg(7);
-  const out = Buffer.alloc(data.length);
-  for (let i = 0; i < w * h; i++) {
-    const [r, g, b] = f(data[3 * i], data[3 * i + 1], data[3 * i + 2]);
-    const n = noise ? rnd() * 2 * noise : 0;
-    out[3 * i] = Math.max(0, Math.min(255, Math.round(r + n)));
-    out[3 * i + 1] = Math.max(0, Math.min(255, Math.round(g + n)));
-    out[3 * i + 2] = Math.max(0, Math.min(255, Math.round(b + n)));
-  }
-  return sharp(out, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
-}
 
 const grey = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
 
@@ -112,6 +89,8 @@ const load = loadavg().map((x) => x.toFixed(2)).join(' ');
 // warm-up: model load and JIT
 await readMrz(await loadPage(docs[0].file));
 
+const ocrMode = process.argv.includes('--ocr');
+const vias: string[] = [];
 const rows: Array<{ variant: string; name: string; found: boolean; exact: boolean; ms: number; got: string }> = [];
 for (const v of pick) {
   for (const d of docs) {
@@ -119,9 +98,29 @@ for (const v of pick) {
     if (dump) writeFileSync(join(dump, `${v}__${d.name.replace(/^extra:/, '')}.png`), await sharp(bytes).png().toBuffer());
     const page = await loadPage(bytes);
     const t0 = performance.now();
-    const r = await readMrz(page);
-    const ms = performance.now() - t0;
-    rows.push({ variant: v, name: d.name, found: !!r, exact: !!r && r.lines.join('\n') === d.lines.join('\n'), ms, got: r ? r.lines.join(' / ') : '' });
+    let r = await readMrz(page);
+    let ms = performance.now() - t0;
+    let via = '';
+    // --ocr: on a page without a zone, the fallback of issue #28 on page OCR's lines, as live mode runs it: the engine
+    // `auto` picks (wall time of the OCR not counted: the page pays it anyway), and PP-OCR's lines too (`+paddle`)
+    if (!r && ocrMode) {
+      const small = await shrinkPage(page, 2400);
+      const engine = ocrEngineFor('auto', 'image/png', page);
+      const first = await ocrPage(small, { engine, timeoutMs: 120_000 }).catch(() => []);
+      const t1 = performance.now();
+      r = await readMrzFromText(page, first);
+      ms += performance.now() - t1;
+      via = r ? `text:${engine}` : '';
+      if (!r && engine === 'tesseract') {
+        const second = await ocrPage(small, { engine: 'paddle', timeoutMs: 120_000 }).catch(() => []);
+        const t2 = performance.now();
+        r = await readMrzFromText(page, [...first, ...second]);
+        ms += performance.now() - t2;
+        via = r ? 'text:+paddle' : '';
+      }
+    }
+    rows.push({ variant: v, name: d.name, found: !!r, exact: !!r && r.lines.join('\n') === d.lines.join('\n'), ms, got: r ? `${via} ${r.lines.join(' / ')}` : '' });
+    if (via) vias.push(`${v} ${d.name} ${via} ${rows.at(-1)!.exact ? 'exact' : 'wrong'}`);
     if (process.argv.includes('--verbose')) console.error(v, d.name, r ? (rows.at(-1)!.exact ? 'exact' : 'found') : 'none', Math.round(ms));
   }
 }
@@ -141,4 +140,9 @@ console.log(`| all | ${rows.filter((x) => x.found).length}/${rows.length} | ${ro
 if (process.argv.includes('--misses')) {
   console.log('\nMisses:');
   for (const x of rows.filter((x) => !x.exact)) console.log(`- ${x.variant} ${x.name}: ${x.found ? x.got : 'not found'}`);
+}
+if (ocrMode) {
+  console.log('\nFound through page OCR (--ocr):');
+  for (const x of vias) console.log(`- ${x}`);
+  await terminateOcr();
 }

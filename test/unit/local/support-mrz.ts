@@ -131,3 +131,30 @@ export function frenchZone(o: { surname: string; given: string; issue: string; d
   const head = num + mrzCheckDigit(num) + given + o.birth + mrzCheckDigit(o.birth) + o.sex;
   return [l1, head + mrzCheckDigit(l1 + head)];
 }
+
+/** A deterministic noise source (the same images on every run). */
+export function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) - 0.5;
+}
+
+export async function rawOf(buf: Buffer): Promise<{ data: Buffer; w: number; h: number }> {
+  const { data, info } = await sharp(buf).autoOrient().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  return { data, w: info.width, h: info.height };
+}
+
+/** Per-pixel map of an RGB image (f gets r, g, b and returns r, g, b), plus noise of amplitude `noise`. */
+/** Each pixel's colour mapped by f, plus deterministic noise of ± noise levels (the study's derived captures). */
+export async function mapRgb(buf: Buffer, f: (r: number, g: number, b: number) => [number, number, number], noise = 0): Promise<Buffer> {
+  const { data, w, h } = await rawOf(buf);
+  const rnd = lcg(7);
+  const out = Buffer.alloc(data.length);
+  for (let i = 0; i < w * h; i++) {
+    const [r, g, b] = f(data[3 * i], data[3 * i + 1], data[3 * i + 2]);
+    const n = noise ? rnd() * 2 * noise : 0;
+    out[3 * i] = Math.max(0, Math.min(255, Math.round(r + n)));
+    out[3 * i + 1] = Math.max(0, Math.min(255, Math.round(g + n)));
+    out[3 * i + 2] = Math.max(0, Math.min(255, Math.round(b + n)));
+  }
+  return sharp(out, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+}

@@ -315,20 +315,29 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
         used.set('pdf417', R.pdf417);
         if (found) page.pdf417 = found;
       }
+      // No zone to read: the page's text is what classifies it (and what the rules extract from).
+      // (The text read first is dropped when a zone or barcode was found after all: the reading is what it was.)
+      let lines = !page.mrz && !page.pdf417 && on('ocr') ? (early ? early.lines : await readText(image)) : null;
+      // Still no zone: the MRZ-like lines page OCR found (both engines' when both read the page) are read as zone
+      // candidates by the MRZ reader (issue #28; taken only when all check digits pass). Not on a page read turned.
+      if (lines && on('mrz') && zones && !ev.rotated.has(image.page)) {
+        const text = [...lines, ...ev.second.filter((l) => l.page === image.page)];
+        const found = await run('mrz', budget.mrz, () => m.readMrzFromText(image, text));
+        if (found) {
+          page.mrz = found;
+          lines = null;
+          ev.second = ev.second.filter((l) => l.page !== image.page);
+        }
+      }
       // Identity documents are printed in colour: a grey one is a photocopy or a grey scan.
       const idEvidence = page.mrz !== null || page.pdf417 !== null;
       const quality = await attempt(log, 'quality', budget.decode, async () =>
         m.assessQuality(image, { mrzBoxes: page.mrz ? [page.mrz.bbox] : [], colourDocument: idEvidence }),
       );
       if (quality) page.warnings.push(...quality.warnings);
-      // No zone to read: the page's text is what classifies it (and what the rules extract from).
-      // (The text read first is dropped when a zone or barcode was found after all: the reading is what it was.)
-      if (!page.mrz && !page.pdf417 && on('ocr')) {
-        const lines = early ? early.lines : await readText(image);
-        if (lines) {
-          page.lines = lines;
-          ev.lines.push(...lines);
-        }
+      if (lines) {
+        page.lines = lines;
+        ev.lines.push(...lines);
       }
       ev.pages.push(page);
     }

@@ -6,8 +6,9 @@
  * once, on first use, and is shared read-only, so concurrent calls are safe. readMrz yields to the event loop
  * between zone candidates; one call is a few hundred ms of CPU on a small photo (see bench/results/mrz-reader.md).
  */
-import type { Box, MrzReading, PageImage } from '../types.ts';
+import type { Box, MrzReading, PageImage, TextLine } from '../types.ts';
 import { classify, model } from './classify.ts';
+import { zonesFromText } from './from-text.ts';
 import { decode, type Decoded, type MrzFormat } from './decode.ts';
 import { lineFeatures, type LineGeom } from './features.ts';
 import { cleanedCopy, greyFrom, sample, type Grey } from './image.ts';
@@ -307,6 +308,42 @@ export async function readMrz(image: PageImage): Promise<MrzReading | null> {
   }
   const img = step.value;
   finish(img, hyps);
+  return toReading(img, hyps);
+}
+
+/**
+ * The fallback of issue #28, for a page where readMrz found no zone: the MRZ-like lines page OCR found on it
+ * (from-text.ts) are read as zone candidates by the same reader, on the image and then on its cleaned copy. Only a
+ * reading whose check digits all pass is taken (like the cleaned-copy search): a zone the locator could not see is a
+ * hard capture, and a misread digit would fail a genuine document's checks (no zone is a review, a failing one can be
+ * invalid). Null otherwise.
+ */
+export async function readMrzFromText(image: PageImage, lines: TextLine[]): Promise<MrzReading | null> {
+  const grey = greyFrom(image.grey, image.width, image.height);
+  const zones = zonesFromText(lines, image.width, image.height);
+  if (zones.length === 0) return null;
+  const copies = [grey];
+  for (const img of copies) {
+    const hyps: Hypothesis[] = [];
+    const mean = meanGrey(img);
+    for (const [i, z] of zones.entries()) {
+      await yieldToLoop();
+      readZone(img, z, i, mean, hyps);
+      if (hyps.some((h) => h.d.gate && h.d.valid)) break;
+    }
+    await yieldToLoop();
+    const best = finish(img, hyps)[0];
+    if (best?.d.gate && best.d.valid) return toReading(img, hyps);
+    if (img === grey) {
+      const clean = cleanedCopy(grey, image.rgb);
+      if (clean) copies.push(clean);
+    }
+  }
+  return null;
+}
+
+/** The page's reading from its hypotheses, best first; null when the best is not plausibly an MRZ. */
+function toReading(img: Grey, hyps: Hypothesis[]): MrzReading | null {
   const best = hyps[0];
   if (!best || !best.d.gate) return null;
   const { w, h } = img;
