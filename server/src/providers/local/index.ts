@@ -252,17 +252,15 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
       }
       return lines;
     }
-    // A landscape photo tesseract read into nothing sure (a landscape invoice, a Chinese VAT invoice: tesseract has
-    // no Chinese) is read again by PP-OCR, whose reading is kept only when it says receipt or invoice (so the
-    // ID-card path, where tesseract's spaces matter, keeps tesseract's).
-    // (Also when tesseract ran past its budget on such a photo: its text is not worth waiting for twice.)
-    // A photo whose text is the printed face of an ID card is read by PP-OCR too: the fields of both readings are
-    // combined (what both read alike is surer, what they dispute is unsure; issue #28).
+    // A landscape photo tesseract read into nothing sure (or past its budget) takes PP-OCR's upright reading (read
+    // above) when it says receipt or invoice (so the ID-card path, where tesseract's spaces matter, keeps tesseract's).
+    // A photo whose text is the printed face of an ID card keeps both readings: the fields of both are combined (what
+    // both read alike is surer, what they dispute is unsure; issue #28).
     const idFront = auto && !!lines && lines.length > 0 && m.classifyIdFront(lines) !== null && !saysReceiptOrInvoice(m, lines);
     if (auto && (!lines || !saysSomething(m, lines) || idFront)) {
-      // (Not again when PP-OCR's detector found no text at all.)
-      if (direction?.runs === 'none') return lines;
-      const again = upright !== undefined ? upright : await ocr(small, 'paddle');
+      // (PP-OCR's reading is `upright`, read above; there is none when its detector found no text at all.)
+      const again = upright;
+      if (again === undefined) return lines;
       if (!idFront && again && saysReceiptOrInvoice(m, again)) {
         used.set('ocr', R.ocrPaddle);
         return again;
