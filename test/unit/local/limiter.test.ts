@@ -47,6 +47,37 @@ describe('Limiter (the page lane)', () => {
     await Promise.all(runs);
   });
 
+  it('keeps the place of a task whose weight is still being read: one called later with a known weight waits behind it', async () => {
+    const lane = new Limiter(1);
+    const log: string[] = [];
+    const [first, second] = ['first', 'second'].map((n) => gate(log, n));
+    let weigh!: (w: number) => void;
+    const runs = [lane.run(first.task, new Promise<number>((r) => (weigh = r))), lane.run(second.task, 1)];
+    await tick();
+    // The lane is free, but `second` does not overtake `first`, whose header is still being read.
+    expect(log).toEqual([]);
+    weigh(1);
+    await tick();
+    expect(log).toEqual(['start first']);
+    first.release();
+    await tick();
+    expect(log).toEqual(['start first', 'end first', 'start second']);
+    second.release();
+    expect(await Promise.all(runs)).toEqual(['first', 'second']);
+    // A weight that cannot be told (its promise fails) is the whole lane, and the task still runs.
+    const whole = gate(log, 'whole');
+    const beside = gate(log, 'beside');
+    const two = new Limiter(2);
+    const more = [two.run(whole.task, Promise.reject(new Error('no header'))), two.run(beside.task)];
+    await tick();
+    expect(log.slice(-1)).toEqual(['start whole']);
+    whole.release();
+    await tick();
+    expect(log.slice(-2)).toEqual(['end whole', 'start beside']);
+    beside.release();
+    await Promise.all(more);
+  });
+
   it('frees the units of a task that throws, and clamps a weight above the lane to the lane', async () => {
     const lane = new Limiter(2);
     await expect(lane.run(() => Promise.reject(new Error('boom')), 5)).rejects.toThrow('boom');

@@ -106,7 +106,7 @@ export function createLocalProvider(opts: LocalProviderOptions): Provider | null
     read: async (input) =>
       input.mime === 'application/pdf'
         ? pdfs.run(() => readLocally(input, opts, pages))
-        : pages.run(() => readLocally(input, opts, null), await (await readers()).pageLaneWeight(input.bytes, pages.max)),
+        : pages.run(() => readLocally(input, opts, null), readers().then((m) => m.pageLaneWeight(input.bytes, pages.max))),
   };
 }
 
