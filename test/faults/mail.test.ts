@@ -21,7 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, RETENTION_DEFAULTS } from '../../server/src/config.ts';
 import { sweepGrowth } from '../../server/src/jobs/retention.ts';
 import { sendMail } from '../../server/src/mail/index.ts';
-import { DATABASES, startTestApp, type TestApp } from '../support/app.ts';
+import { describeDatabasesAtOnce } from '../support/at-once.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 import { startServer, stop } from '../support/server-process.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -77,7 +78,7 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, ms: num
 
 const linkBody = (to: string) => ({ documents: [{ key: 'id', expect: 'es_dni' }], notify_email: to });
 
-describe.each(DATABASES)('an SMTP outage, in process (%s)', (kind) => {
+describeDatabasesAtOnce('an SMTP outage, in process (%s)', (kind) => {
   const smtp = new Smtp();
   let app: TestApp;
   beforeAll(async () => {
@@ -160,7 +161,8 @@ describe.each(DATABASES)('an SMTP outage, in process (%s)', (kind) => {
 
 const BASE = process.env.DATABASE_URL;
 
-describe.skipIf(!BASE)('two server processes on one PostgreSQL, one SMTP server that goes away', { timeout: 300_000 }, () => {
+// Beside the in-process suites (concurrent): all three mostly wait for SMTP retries.
+describe.skipIf(!BASE)('two server processes on one PostgreSQL, one SMTP server that goes away', { timeout: 300_000, concurrent: true }, () => {
   const dbName = `cotejo_mail_${Date.now().toString(36)}_${process.pid}`;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cotejo-mail-faults-'));
   const children: ChildProcess[] = [];
