@@ -76,6 +76,12 @@ The database is the server's: embedded PGlite under COTEJO_DATA_DIR (default ./.
 must be stopped), or PostgreSQL through DATABASE_URL (at any time).
 `;
 
+/** The commands that work on the database (the `switch` in `run`; `outbox` works on files). */
+const DATABASE_COMMANDS = new Set([
+  'accounts list', 'accounts create', 'accounts update', 'accounts callback-secret', 'audit list', 'members invite', 'members list',
+  'keys create', 'keys list', 'keys revoke', 'credits add', 'emails list', 'emails show',
+]);
+
 /** The command line itself is wrong (unknown command or option): the usage text follows the message. */
 class UsageError extends Error {}
 /** A value given is wrong or names nothing (no such account): the message alone says it. */
@@ -160,6 +166,9 @@ async function run(argv: string[]): Promise<void> {
   // Only the database: the CLI needs none of the server's readers, stores or trust roots.
   config = loadConfig();
   if (group === 'outbox') return outboxCommand(config, action, arg, values);
+  // An unknown command is told at once, without opening the database (which a running server may hold).
+  const cmd = `${group} ${action ?? ''}`.trim();
+  if (!DATABASE_COMMANDS.has(cmd)) throw new UsageError(`unknown command "${cmd}"`);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir });
   try {
     await migrateToLatest(database.db, database.schema);
@@ -175,7 +184,6 @@ async function run(argv: string[]): Promise<void> {
     return id;
   };
   try {
-    const cmd = `${group} ${action ?? ''}`.trim();
     switch (cmd) {
       case 'accounts list': {
         const accounts = await listAccounts(services.db);

@@ -35,6 +35,11 @@ describe('npm start on an empty embedded database', () => {
     const locked = cli(['accounts', 'create', '--json'], { COTEJO_DATA_DIR: dataDir });
     expect(locked.code).toBe(1);
     expect(locked.stderr).toMatch(/in use by process \d+/);
+    // An unknown command is told without the database: the usage, not "in use".
+    const unknown = cli(['accounts', 'delete'], { COTEJO_DATA_DIR: dataDir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('cotejo: unknown command "accounts delete"');
+    expect(unknown.stderr).not.toContain('in use');
 
     expect(await stop(first.child)).toBe(0);
 
