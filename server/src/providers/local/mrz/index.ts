@@ -322,8 +322,8 @@ export async function readMrzFromText(image: PageImage, lines: TextLine[]): Prom
   const grey = greyFrom(image.grey, image.width, image.height);
   const zones = zonesFromText(lines, image.width, image.height);
   if (zones.length === 0) return null;
-  const copies = [grey];
-  for (const img of copies) {
+  // The page as it is, then (when the first finds nothing valid) its cleaned copy.
+  const tryCopy = async (img: Grey): Promise<MrzReading | null> => {
     const hyps: Hypothesis[] = [];
     const mean = meanGrey(img);
     for (const [i, z] of zones.entries()) {
@@ -333,12 +333,12 @@ export async function readMrzFromText(image: PageImage, lines: TextLine[]): Prom
     }
     await yieldToLoop();
     const best = finish(img, hyps)[0];
-    if (best?.d.gate && best.d.valid) return toReading(img, hyps);
-    if (img === grey) {
-      const clean = cleanedCopy(grey, image.rgb);
-      if (clean) copies.push(clean);
-    }
-  }
+    return best?.d.gate && best.d.valid ? toReading(img, hyps) : null;
+  };
+  const read = await tryCopy(grey);
+  if (read) return read;
+  const clean = cleanedCopy(grey, image.rgb);
+  if (clean) return tryCopy(clean);
   return null;
 }
 
