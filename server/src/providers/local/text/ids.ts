@@ -2,7 +2,8 @@
  * Identifiers found in text: IBANs (mod 97), EU VAT numbers (per-country format and check digits, the EU OSS
  * `EU` + 9 digits), Spanish NIF/NIE/CIF, Portuguese NIF, Polish NIP and Italian partita IVA written without their
  * prefix after their label, Indian GSTIN, the Chinese unified social credit code and the Swiss UID (their check
- * characters); and the country a text points to. Only checksum-valid (or, for schemes
+ * characters), Brazilian CNPJ/CPF, Argentine CUIT, Chilean RUT, Colombian NIT, Peruvian RUC and Mexican RFC; and the
+ * country a text points to. Only checksum-valid (or, for schemes
  * without one, well-formed and labelled) identifiers are returned as checked, so a random number is not taken for
  * one. A VAT-shaped token right after a tax-id label (`UID: ATU00000000`, `VAT No GB123456789`) whose check digits
  * fail or cannot be computed is returned too, marked `checked: false`: it is what the document prints (a reader
@@ -10,13 +11,16 @@
  */
 import { isValidIBAN } from 'ibantools';
 import { checkEuVat } from '../../../validators/eu-vat.ts';
-import { checkPtNif } from '../../../validators/id-numbers.ts';
+import { checkBrCnpj, checkBrCpf, checkPtNif } from '../../../validators/id-numbers.ts';
+import { checkArCuit, checkClRut, checkCoNit, checkPeRuc } from '../../../validators/latam-ids.ts';
 import { checkNif } from '../../../validators/nif.ts';
 import type { Line } from './normalize.ts';
 
 export interface IdMatch {
   value: string;
-  kind: 'iban' | 'eu_vat' | 'gb_vat' | 'es_nif' | 'pt_nif' | 'pl_nip' | 'it_piva' | 'in_gstin' | 'cn_uscc' | 'ch_uid' | 'fr_siren' | 'fr_siret' | 'labelled';
+  kind:
+    | 'iban' | 'eu_vat' | 'gb_vat' | 'es_nif' | 'pt_nif' | 'pl_nip' | 'it_piva' | 'in_gstin' | 'cn_uscc' | 'ch_uid' | 'fr_siren' | 'fr_siret'
+    | 'br_cnpj' | 'br_cpf' | 'ar_cuit' | 'cl_rut' | 'co_nit' | 'pe_ruc' | 'mx_rfc' | 'labelled';
   /** False for a labelled, VAT-shaped token whose check digits fail or cannot be computed (absent: checked). */
   checked?: boolean;
   /** ISO alpha-3 of the issuing country. */
@@ -131,6 +135,28 @@ export function chUidValid(d: string): boolean {
   return check !== 10 && check === Number(d[8]);
 }
 
+/**
+ * Latin American tax ids (validators/latam-ids.ts, id-numbers.ts): printed with their own mask (`12.345.678/0001-95`,
+ * `123.456.789-09`, `20-12345678-6`, `12.345.678-5`) anywhere, or as bare digits right after their label (`CNPJ`,
+ * `CPF`, `CUIT`, `RUT`, `NIT`, `RUC`, `RFC`). Each is returned only when its check digits pass, but for a NIT printed
+ * without its check digit and a Mexican RFC (its check character is not verified here): those are returned after
+ * their label as unchecked.
+ */
+const LATAM: Array<{ re: RegExp; kind: IdMatch['kind']; country: string; check: ((v: string) => { valid: boolean; normalized: string }) | null }> = [
+  { re: /(?<![A-Za-z0-9])([0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2})(?![A-Za-z0-9])/g, kind: 'br_cnpj', country: 'BRA', check: checkBrCnpj },
+  { re: /(?<![\p{L}])CNPJ(?:\/MF)?\s*(?:n[°º.o]\s*)?[:.]?\s*([0-9A-Z]{12}\d{2}|\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2})(?![A-Za-z0-9])/gu, kind: 'br_cnpj', country: 'BRA', check: checkBrCnpj },
+  { re: /(?<![\d.])(\d{3}\.\d{3}\.\d{3}-\d{2})(?![\d.-])/g, kind: 'br_cpf', country: 'BRA', check: checkBrCpf },
+  { re: /(?<![\p{L}])CPF\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{11}|\d{3}\.?\d{3}\.?\d{3}-?\d{2})(?![\d])/gu, kind: 'br_cpf', country: 'BRA', check: checkBrCpf },
+  { re: /(?<![\d-])((?:20|23|24|27|30|33|34)-\d{8}-\d)(?![\d-])/g, kind: 'ar_cuit', country: 'ARG', check: checkArCuit },
+  { re: /(?<![\p{L}])CUI[TL]\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{2}[- ]?\d{8}[- ]?\d)(?![\d])/gu, kind: 'ar_cuit', country: 'ARG', check: checkArCuit },
+  { re: /(?<![\d.])(\d{1,2}\.\d{3}\.\d{3}-[\dkK])(?![\dA-Za-z])/g, kind: 'cl_rut', country: 'CHL', check: checkClRut },
+  { re: /(?<![\p{L}])R\.?U\.?[TN]\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{1,2}\.?\d{3}\.?\d{3}\s?-\s?[\dkK])(?![\dA-Za-z])/gu, kind: 'cl_rut', country: 'CHL', check: checkClRut },
+  { re: /(?<![\p{L}])NIT\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{3}\.?\d{3}\.?\d{3,4}\s?-\s?\d)(?![\d])/gu, kind: 'co_nit', country: 'COL', check: checkCoNit },
+  { re: /(?<![\p{L}])NIT\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{3}\.?\d{3}\.?\d{3,4})(?![\d.-])/gu, kind: 'co_nit', country: 'COL', check: null },
+  { re: /(?<![\p{L}])R\.?U\.?C\.?\s*(?:n[°º.o]\s*)?[:.]?\s*((?:10|15|16|17|20)\d{9})(?![\d])/gu, kind: 'pe_ruc', country: 'PER', check: checkPeRuc },
+  { re: /(?<![\p{L}])R\.?F\.?C\.?\s*[:.]?\s*([A-ZÑ&]{3,4}-?\d{6}-?[A-Z0-9]{3})(?![A-Za-z0-9])/gu, kind: 'mx_rfc', country: 'MEX', check: null },
+];
+
 function luhn(d: string): boolean {
   let sum = 0;
   for (let i = 0; i < d.length; i++) {
@@ -222,6 +248,16 @@ export function findTaxIds(text: string): IdMatch[] {
     const digits = `${m[1]}${m[2]}${m[3]}`;
     const s = m.index!;
     if (!taken(s, s + m[0].length) && chUidValid(digits)) out.push({ value: `CHE${digits}`, kind: 'ch_uid', country: 'CHE', start: s, end: s + m[0].length });
+  }
+  for (const { re, kind, country, check } of LATAM) {
+    for (const m of text.matchAll(re)) {
+      const s = m.index! + m[0].length - m[1].length;
+      const e = s + m[1].length;
+      if (taken(s, e)) continue;
+      const value = m[1].toUpperCase().replace(/[\s.\-/]/g, '');
+      if (!check) out.push({ value, kind, country, start: s, end: e, checked: false });
+      else if (check(value).valid) out.push({ value, kind, country, start: s, end: e });
+    }
   }
   for (const m of text.matchAll(LABELLED_DIGITS_RE)) {
     const s = m.index! + m[0].length - m[1].length;
