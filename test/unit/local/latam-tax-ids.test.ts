@@ -85,3 +85,25 @@ describe('the issuer tax id of a Latin American invoice', () => {
     expect(f.issuer_tax_id!.confidence).toBeGreaterThanOrEqual(0.7);
   });
 });
+
+describe('the number of a Latin American invoice', () => {
+  const invoice = getEntry('invoice')!;
+  const number = (rows: Parameters<typeof page>[0]) => extractFields(invoice, page(rows), [])['invoice_number']?.value ?? null;
+  it('an Argentine factura: `Comp. Nro` after the point of sale', () => {
+    expect(number([
+      [[0.05, 'ACME S.A.'], [0.7, 'FACTURA']],
+      [[0.05, 'C.U.I.T.: 30-71234567-1'], [0.55, 'Punto de Venta: 00001'], [0.8, 'Comp. Nro: 00000123']],
+      [[0.55, 'Fecha de Emisión: 15/03/2026']],
+      [[0.6, 'Importe Total: $'], [0.85, '1.210,00']],
+    ])).toBe('00000123');
+  });
+  it('a Peruvian or Chilean electronic invoice: `FACTURA ELECTRÓNICA` over its series and number', () => {
+    expect(number([
+      [[0.05, 'COMERCIAL ANDINA S.A.C.'], [0.65, 'R.U.C. 20131312955']],
+      [[0.05, 'Av. Arequipa 123, Lima'], [0.65, 'FACTURA ELECTRÓNICA']],
+      [[0.65, 'F001-00000456']],
+      [[0.05, 'Fecha de emisión: 15/03/2026']],
+      [[0.6, 'Importe total'], [0.85, 'S/ 118,00']],
+    ])).toBe('F001-00000456');
+  });
+});

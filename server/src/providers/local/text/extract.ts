@@ -143,6 +143,8 @@ const L = {
     // `Faktura č.`, `Document Number`, `Serie y número`, `Fatura-Recibo nº`, `Invoice Serial No.`, `Invoice Nbr`; Hungarian
     // `Számla sorszáma`, `Számlaszám`; Estonian `Arve nr`; Lithuanian `Sąskaitos Nr.`; Latvian `Rēķina Nr.`.
     'faktur[ay] c\\.?', 'document (number|nr\\.?|#)', 'serie (y|e|/) ?numero', 'fatura[ -]recibo( n[°oº.]{0,3})?', 'invoice serial (no\\.?|number)',
+    // Argentine and Uruguayan `Comp. Nro:` / `Comprobante Nº` (after `Punto de Venta: 00001`).
+    'comp\\.? ?nro\\.?', 'comprobante (n[°oº]\\.?|nro\\.?|numero)',
     'invoice nbr\\.?', 'szamla (sorszama|szama)', 'szamlaszam', 'arve (nr\\.?|number)', 'saskaitos (nr\\.?|numeris)', 'saskaita faktura( nr\\.?)?', 'rekina (nr\\.?|numurs)',
   ],
   /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
@@ -684,7 +686,8 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
     }
   }
   // The title word alone in its cell (`FACTURA`, `Invoice`, `Faktura VAT`), the id right below it.
-  const title = new RegExp(`^(?:${L.invoice_word.join('|')})(?: vat)?\\s*(?:n[°o.]?|no\\.?|nr\\.?|#)?\\s*:?$`);
+  // Latin American electronic invoices qualify the title: `FACTURA ELECTRÓNICA` over `F001-00000123`.
+  const title = new RegExp(`^(?:${L.invoice_word.join('|')})(?: vat| electronica(?: de venta)?| de venta(?: electronica)?)?\\s*(?:n[°o.]?|no\\.?|nr\\.?|#)?\\s*:?$`);
   for (const line of ctx.lines) {
     if (line.page !== ctx.lines[0].page || line.bbox[1] > 0.5) continue;
     for (const cell of line.cells) {
