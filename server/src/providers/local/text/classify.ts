@@ -61,6 +61,12 @@ const EXTRA_INVOICE_PHRASES = [
   'odberatel', 'factuurnummer', 'factuurdatum', 'rechnungsnummer', 'rechnungsdatum', 'numero fattura', 'data fattura',
   // Finnish and Scandinavian invoices: invoice, invoice number, due date, amount to pay, VAT.
   'lasku', 'laskun nro', 'laskunumero', 'erapaiva', 'maksettava', 'alv', 'fakturanummer', 'fakturadatum', 'forfallodag', 'att betala', 'fakturadato', 'forfaldsdato', 'at betale', 'moms',
+  // Turkish (e-Fatura, KDV), Indonesian (Faktur Pajak, PPN), Malay (Invois), Vietnamese (Hóa đơn GTGT) and Russian
+  // (Счёт-фактура, НДС) invoices: invoice, its number and date, VAT, the total to pay.
+  'fatura no', 'fatura tarihi', 'e-fatura', 'e-arsiv fatura', 'kdv', 'genel toplam', 'odenecek tutar', 'vergi dairesi',
+  'faktur', 'faktur pajak', 'nomor faktur', 'no faktur', 'tanggal faktur', 'ppn', 'npwp', 'invois', 'no invois', 'nombor invois',
+  'hoa don', 'hoa don gia tri gia tang', 'so hoa don', 'thue gtgt', 'tong cong tien thanh toan', 'ma so thue',
+  'счет-фактура', 'счет на оплату', 'итого к оплате', 'всего к оплате', 'ндс', 'инн', 'кпп', 'поставщик', 'покупатель',
   // Chinese VAT invoices (fapiao): invoice, invoice number, date of issue, total with tax, seller, buyer.
   '发票', '增值税', '发票号码', '开票日期', '价税合计', '销售方', '购买方',
 ];

@@ -84,20 +84,28 @@ const L = {
     'celkem s dph', 'celkem vcetne dph', 'k uhrade celkem', 'spolu s dph', 'celkom s dph', 'na uhradu( celkem)?',
     // Finnish, Swedish, Danish, Norwegian: `Maksettava`, `Att betala`, `At betale`, `Å betale`.
     'maksettava( yhteensa)?', 'loppusumma', 'att betala', 'summa att betala', 'at betale', 'a betale', 'totalbelob', 'totalbelop', 'fakturabelopp', 'fakturabelob', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
+    // Turkish `Genel Toplam` / `Ödenecek Tutar`; Indonesian `Total Bayar` / `Jumlah yang harus dibayar`; Malay `Jumlah
+    // Besar` / `Jumlah Perlu Dibayar`; Vietnamese `Tổng cộng tiền thanh toán`; Russian `Всего к оплате` / `Итого к оплате`.
+    'genel toplam', 'odenecek tutar', 'toplam tutar', 'total bayar', 'jumlah (yang )?harus dibayar', 'jumlah tagihan', 'grand total',
+    'jumlah besar', 'jumlah perlu dibayar', 'tong cong tien thanh toan', 'tong tien thanh toan', 'tong cong', 'всего к оплате', 'итого к оплате', 'сумма к оплате',
     '价税合计', '合计金额', '应付金额', '总计',
   ],
-  total_weak: ['total facture', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa'],
+  total_weak: ['total facture', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*(a\s*pa(yer|gare)|(amount\s*)?payable))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
   base: [
     'kwota netto', 'wartosc netto', 'razem netto', 'suma netto', 'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount(?! ?payable)', 'total net', 'exclusief btw',
     'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
     'base tributavel', 'valor sem iva', 'amount untaxed', 'total excl\\.?( vat| tax)?', 'total before tax', 'grondslag', 'warenwert',
+    // Turkish `Mal Hizmet Toplam Tutarı`, Indonesian `Dasar Pengenaan Pajak` (DPP), Vietnamese `Cộng tiền hàng`, Russian `Сумма без НДС`.
+    'mal hizmet toplam tutari', 'dasar pengenaan pajak', 'dpp', 'cong tien hang', 'сумма без ндс', 'итого без ндс',
   ],
-  base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total', 'total parcial'],
+  base_weak: ['subtotal', 'sub-total', 'sub total', 'zwischensumme', 'subtotaal', 'sous-total', 'total parcial', 'ara toplam'],
   tax: [
     'total tax', 'total vat', 'total tva', 'montant( eur)? tva', '(ust|mwst)\\.? gesamt', 'gesamt (ust|mwst)', 'steuerbetrag', 'tva', 'vat', 'iva', 'cuota iva', 'btw bedrag', 'btw', 'mwst', 'ust',
     'kwota podatku', 'kwota vat', 'podatek vat', 'razem vat', 'taxe sur la valeur ajoutee', 'value added tax', 'impuesto sobre el valor anadido', 'taxe', 'umsatzsteuer', 'mehrwertsteuer', 'igst', 'cgst', 'sgst', 'gst', 'tax', 'taxes', 'impuestos?', 'imposta', 'imposto', '税额',
+    // Turkish KDV, Indonesian PPN, Malaysian SST, Vietnamese `Tiền thuế GTGT`, Russian НДС (`в том числе НДС`).
+    'hesaplanan kdv', 'kdv', 'ppn', 'sst', 'tien thue gtgt', 'thue gtgt', 'в том числе ндс', 'ндс',
   ],
   tax_exclude: /(excl|exclusief|inclus|incl\.|\bht\b|hors|base|grondslag|nummer|number|\bn[°o]\b|\bid\b|reg|intracom|no\.|tin|pan)/,
   issue_date_strong: [
@@ -108,8 +116,9 @@ const L = {
     'data documento', 'fecha de factura', 'fecha expedicion', 'ausstellungsdatum', 'datum der rechnung', 'issuing date', 'date of invoice', '开票日期', '发票日期',
     'date de facturation', 'data (di )?emissione', 'rechnungs-datum', 'issued', 'invoicedate',
     'laskun paivamaara', 'laskutuspaivamaara', 'laskutuspaiva', 'fakturadatum', 'fakturadato',
+    'fatura tarihi', 'duzenleme tarihi', 'tanggal faktur', 'tarikh invois', 'ngay lap', 'дата счета', 'дата выставления',
   ],
-  issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated', 'paivamaara', 'pvm', 'dato', '日期'],
+  issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated', 'paivamaara', 'pvm', 'dato', '日期', 'tarih', 'tanggal', 'tarikh', 'дата'],
   date_exclude:
     /(due|echeance|vervaldatum|vencimiento|scadenza|vencimento|fallig|order|bestel|commande|pedido|limite|check.?in|check.?out|naissance|birth|nacimiento|geboorte|geburt|livraison|delivery|lieferung|leverdatum|entrega|periode|period|start|end|from|until|valid|prelevement|expir)/,
   due_date: [
@@ -145,6 +154,8 @@ const L = {
     'faktur[ay] c\\.?', 'document (number|nr\\.?|#)', 'serie (y|e|/) ?numero', 'fatura[ -]recibo( n[°oº.]{0,3})?', 'invoice serial (no\\.?|number)',
     // Argentine and Uruguayan `Comp. Nro:` / `Comprobante Nº` (after `Punto de Venta: 00001`).
     'comp\\.? ?nro\\.?', 'comprobante (n[°oº]\\.?|nro\\.?|numero)',
+    // Indonesian `No. Faktur` / `Nomor Faktur`, Malay `No. Invois`, Vietnamese `Số hóa đơn`, Russian `Счет №` / `Счет-фактура №`.
+    'no\\.? faktur', 'nomor faktur', 'no\\.? invois', 'nombor invois', 'so hoa don', 'сч[е]т(-фактура)? (№|n|no)',
     'invoice nbr\\.?', 'szamla (sorszama|szama)', 'szamlaszam', 'arve (nr\\.?|number)', 'saskaitos (nr\\.?|numeris)', 'saskaita faktura( nr\\.?)?', 'rekina (nr\\.?|numurs)',
   ],
   /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
@@ -155,7 +166,7 @@ const L = {
     'numero', 'number', 'numer', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
   number_weak_exclude:
     /(tel|phone|fax|mobile|account|acct|konto|konta|rachunk|klient|zamowien|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
-  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'lasku', 'tax invoice', 'credit note', 'vendor bill', 'bill'],
+  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'lasku', 'tax invoice', 'credit note', 'vendor bill', 'bill', 'faktur', 'invois'],
   customer: [
     'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
     'destinatario', 'buyer', 'acheteur', 'guest name', 'nom de l.?abonne', 'factuuradres', 'rechnungsempfanger',

@@ -319,20 +319,21 @@ export function parseNumber(s: string, commaDecimal: boolean): number | null {
 
 const MONTHS: Record<string, number> = {};
 const MONTH_NAMES: Array<[number, string]> = [
-  [1, 'january jan enero ene janvier janv janeiro januar janner jaenner januari gennaio gen styczen stycznia sty'],
-  [2, 'february feb febrero fevrier fevr fev fevereiro februar februari febbraio luty lutego lut'],
-  [3, 'march mar marzo mars marco marz maerz maart mrt marzec marca'],
-  [4, 'april apr abril abr avril avr aprile kwiecien kwietnia kwi'],
-  [5, 'may mayo mai maio mei maggio mag maja'],
-  [6, 'june jun junio juin junho juni giugno giu czerwiec czerwca cze'],
-  [7, 'july jul julio juillet juil julho juli luglio lug lipiec lipca lip'],
-  [8, 'august aug agosto ago aout augustus sierpien sierpnia sie'],
-  [9, 'september sep sept septiembre setiembre septembre setembro set settembre wrzesien wrzesnia wrz'],
-  [10, 'october oct octubre octobre outubro out oktober okt ottobre ott pazdziernik pazdziernika paz'],
-  [11, 'november nov noviembre novembre novembro listopad listopada lis'],
-  [12, 'december dec diciembre dic decembre dezembro dez dezember dicembre grudzien grudnia gru'],
+  [1, 'january jan enero ene janvier janv janeiro januar janner jaenner januari gennaio gen styczen stycznia sty ocak января январь'],
+  [2, 'february feb febrero fevrier fevr fev fevereiro februar februari febbraio luty lutego lut subat февраля февраль'],
+  [3, 'march mar marzo mars marco marz maerz maart mrt marzec marca mart maret mac марта март'],
+  [4, 'april apr abril abr avril avr aprile kwiecien kwietnia kwi nisan апреля апрель'],
+  [5, 'may mayo mai maio mei maggio mag maja mayis мая май'],
+  [6, 'june jun junio juin junho juni giugno giu czerwiec czerwca cze haziran июня июнь'],
+  [7, 'july jul julio juillet juil julho juli luglio lug lipiec lipca lip temmuz julai июля июль'],
+  [8, 'august aug agosto ago aout augustus sierpien sierpnia sie agustos agustus ogos августа август'],
+  [9, 'september sep sept septiembre setiembre septembre setembro set settembre wrzesien wrzesnia wrz eylul сентября сентябрь'],
+  [10, 'october oct octubre octobre outubro out oktober okt ottobre ott pazdziernik pazdziernika paz ekim октября октябрь'],
+  [11, 'november nov noviembre novembre novembro listopad listopada lis kasim ноября ноябрь'],
+  [12, 'december dec diciembre dic decembre dezembro dez dezember dicembre grudzien grudnia gru aralik desember disember декабря декабрь'],
 ];
-for (const [n, names] of MONTH_NAMES) for (const name of names.split(' ')) MONTHS[name] = n;
+// Folded as the text they are matched in is (`май` is read `маи`).
+for (const [n, names] of MONTH_NAMES) for (const name of names.split(' ')) MONTHS[name.normalize('NFD').replace(/\p{M}+/gu, '')] = n;
 const MONTH_ALT = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join('|');
@@ -366,6 +367,8 @@ const MDY_TEXT_RE = new RegExp(
 
 /** `2018年03月23日` (Chinese, Japanese): year, month, day. */
 const CJK_RE = /(?<![\p{N}])(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日/gu;
+/** `Ngày 15 tháng 03 năm 2026` (Vietnamese, folded): day, month, year. */
+const VI_RE = /(?<![\p{L}])ngay\s*(\d{1,2})\s*thang\s*(\d{1,2})\s*nam\s*(\d{4})(?![\p{N}])/gu;
 
 function isoOf(y: number, m: number, d: number): string | null {
   if (y < 1900 || y > 2100 || m < 1 || m > 12 || d < 1 || d > 31) return null;
@@ -403,6 +406,9 @@ export function findDates(fold: string, dayFirst: boolean): DateMatch[] {
   }
   for (const m of fold.matchAll(CJK_RE)) {
     add(isoOf(Number(m[1]), Number(m[2]), Number(m[3])), m.index!, m.index! + m[0].length, false);
+  }
+  for (const m of fold.matchAll(VI_RE)) {
+    add(isoOf(Number(m[3]), Number(m[2]), Number(m[1])), m.index!, m.index! + m[0].length, false);
   }
   for (const m of fold.matchAll(ISO_RE)) {
     add(isoOf(Number(m[1]), Number(m[2]), Number(m[3])), m.index!, m.index! + m[0].length, false);
