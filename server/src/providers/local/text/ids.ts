@@ -138,23 +138,23 @@ export function chUidValid(d: string): boolean {
 /**
  * Latin American tax ids (validators/latam-ids.ts, id-numbers.ts): printed with their own mask (`12.345.678/0001-95`,
  * `123.456.789-09`, `20-12345678-6`, `12.345.678-5`) anywhere, or as bare digits right after their label (`CNPJ`,
- * `CPF`, `CUIT`, `RUT`, `NIT`, `RUC`, `RFC`). Each is returned only when its check digits pass, but for a NIT printed
+ * `CPF`, `CUIT`, `RUT`, `NIT`, `RUC`, `RFC`, in any case, dotted or not). Each is returned only when its check digits pass, but for a NIT printed
  * without its check digit and a Mexican RFC (its check character is not verified here): those are returned after
  * their label as unchecked.
  */
 const LATAM: Array<{ re: RegExp; kind: IdMatch['kind']; country: string; check: ((v: string) => { valid: boolean; normalized: string }) | null }> = [
   { re: /(?<![A-Za-z0-9])([0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2})(?![A-Za-z0-9])/g, kind: 'br_cnpj', country: 'BRA', check: checkBrCnpj },
-  { re: /(?<![\p{L}])CNPJ(?:\/MF)?\s*(?:n[°º.o]\s*)?[:.]?\s*([0-9A-Z]{12}\d{2}|\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2})(?![A-Za-z0-9])/gu, kind: 'br_cnpj', country: 'BRA', check: checkBrCnpj },
+  { re: /(?<![\p{L}])C\.?N\.?P\.?J\.?(?:\/MF)?\s*(?:n[°º.o]\s*)?[:.]?\s*([0-9A-Z]{12}\d{2}|\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2})(?![A-Za-z0-9])/giu, kind: 'br_cnpj', country: 'BRA', check: checkBrCnpj },
   { re: /(?<![\d.])(\d{3}\.\d{3}\.\d{3}-\d{2})(?![\d.-])/g, kind: 'br_cpf', country: 'BRA', check: checkBrCpf },
-  { re: /(?<![\p{L}])CPF\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{11}|\d{3}\.?\d{3}\.?\d{3}-?\d{2})(?![\d])/gu, kind: 'br_cpf', country: 'BRA', check: checkBrCpf },
+  { re: /(?<![\p{L}])C\.?P\.?F\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{11}|\d{3}\.?\d{3}\.?\d{3}-?\d{2})(?![\d])/giu, kind: 'br_cpf', country: 'BRA', check: checkBrCpf },
   { re: /(?<![\d-])((?:20|23|24|27|30|33|34)-\d{8}-\d)(?![\d-])/g, kind: 'ar_cuit', country: 'ARG', check: checkArCuit },
-  { re: /(?<![\p{L}])CUI[TL]\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{2}[- ]?\d{8}[- ]?\d)(?![\d])/gu, kind: 'ar_cuit', country: 'ARG', check: checkArCuit },
+  { re: /(?<![\p{L}])CUI[TL]\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{2}[- ]?\d{8}[- ]?\d)(?![\d])/giu, kind: 'ar_cuit', country: 'ARG', check: checkArCuit },
   { re: /(?<![\d.])(\d{1,2}\.\d{3}\.\d{3}-[\dkK])(?![\dA-Za-z])/g, kind: 'cl_rut', country: 'CHL', check: checkClRut },
-  { re: /(?<![\p{L}])R\.?U\.?[TN]\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{1,2}\.?\d{3}\.?\d{3}\s?-\s?[\dkK])(?![\dA-Za-z])/gu, kind: 'cl_rut', country: 'CHL', check: checkClRut },
-  { re: /(?<![\p{L}])NIT\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{3}\.?\d{3}\.?\d{3,4}\s?-\s?\d)(?![\d])/gu, kind: 'co_nit', country: 'COL', check: checkCoNit },
-  { re: /(?<![\p{L}])NIT\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{3}\.?\d{3}\.?\d{3,4})(?![\d.-])/gu, kind: 'co_nit', country: 'COL', check: null },
-  { re: /(?<![\p{L}])R\.?U\.?C\.?\s*(?:n[°º.o]\s*)?[:.]?\s*((?:10|15|16|17|20)\d{9})(?![\d])/gu, kind: 'pe_ruc', country: 'PER', check: checkPeRuc },
-  { re: /(?<![\p{L}])R\.?F\.?C\.?\s*[:.]?\s*([A-ZÑ&]{3,4}-?\d{6}-?[A-Z0-9]{3})(?![A-Za-z0-9])/gu, kind: 'mx_rfc', country: 'MEX', check: null },
+  { re: /(?<![\p{L}])R\.?U\.?[TN]\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{1,2}\.?\d{3}\.?\d{3}\s?-\s?[\dkK])(?![\dA-Za-z])/giu, kind: 'cl_rut', country: 'CHL', check: checkClRut },
+  { re: /(?<![\p{L}])NIT\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{3}\.?\d{3}\.?\d{3,4}\s?-\s?\d)(?![\d])/giu, kind: 'co_nit', country: 'COL', check: checkCoNit },
+  { re: /(?<![\p{L}])NIT\.?\s*(?:n[°º.o]\s*)?[:.]?\s*(\d{3}\.?\d{3}\.?\d{3,4})(?![\d.-])/giu, kind: 'co_nit', country: 'COL', check: null },
+  { re: /(?<![\p{L}])R\.?U\.?C\.?\s*(?:n[°º.o]\s*)?[:.]?\s*((?:10|15|16|17|20)\d{9})(?![\d])/giu, kind: 'pe_ruc', country: 'PER', check: checkPeRuc },
+  { re: /(?<![\p{L}])R\.?F\.?C\.?\s*[:.]?\s*([A-ZÑ&]{3,4}-?\d{6}-?[A-Z0-9]{3})(?![A-Za-z0-9])/giu, kind: 'mx_rfc', country: 'MEX', check: null },
 ];
 
 function luhn(d: string): boolean {
