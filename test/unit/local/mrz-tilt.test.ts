@@ -4,7 +4,24 @@
  * (lines.ts findBands: bands measured strongest first). Images are rendered or built at test time.
  */
 import { describe, expect, it } from 'vitest';
+import { readMrz } from '../../../server/src/providers/local/mrz/index.ts';
 import { findBands } from '../../../server/src/providers/local/mrz/lines.ts';
+import { loadPage, renderIdCard } from './support-mrz.ts';
+
+const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+
+describe('a zone photographed at an angle', () => {
+  it('reads a card tilted 20 degrees (the locator used to drop line blobs past 15)', async () => {
+    const r = await readMrz(await loadPage(await renderIdCard({ lines: TD3, margin: 0.15, angle: 20, background: 170 })));
+    expect(r?.lines).toEqual(TD3);
+    expect(r?.valid).toBe(true);
+  }, 30_000);
+
+  it('and tilted the other way', async () => {
+    const r = await readMrz(await loadPage(await renderIdCard({ lines: TD3, margin: 0.15, angle: -22, background: 170 })));
+    expect(r?.lines).toEqual(TD3);
+  }, 30_000);
+});
 
 describe('text bands of a strip', () => {
   it('a weak band of background ink above the zone does not take the first line\'s rows', () => {
