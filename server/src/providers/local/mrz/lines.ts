@@ -137,7 +137,7 @@ function textInk(s: Grey): Float32Array {
   return ink;
 }
 
-function findBands(ink: Float32Array, w: number, h: number): Band[] {
+export function findBands(ink: Float32Array, w: number, h: number): Band[] {
   const row = new Float32Array(h);
   for (let j = 0; j < h; j++) {
     let t = 0;
@@ -149,7 +149,9 @@ function findBands(ink: Float32Array, w: number, h: number): Band[] {
   let max = 0;
   for (let j = 0; j < h; j++) if (sm[j] > max) max = sm[j];
   if (max <= 0) return [];
-  const bands: Band[] = [];
+  // the row regions first, then measured strongest first: a faint region (a photo's background, small print) whose
+  // refined band reaches into a line's rows must not take those rows before the line does
+  const regions: Array<{ top: number; bottom: number; P: number }> = [];
   let j = 0;
   while (j < h) {
     if (sm[j] < 0.25 * max) {
@@ -168,7 +170,11 @@ function findBands(ink: Float32Array, w: number, h: number): Band[] {
     let bottom = peak;
     while (bottom < h - 1 && sm[bottom + 1] >= 0.35 * P) bottom++;
     j = Math.max(e, bottom + 1);
-    if (bottom - top + 1 < 6) continue;
+    if (bottom - top + 1 >= 6) regions.push({ top, bottom, P });
+  }
+  regions.sort((a, b) => b.P - a.P);
+  const bands: Band[] = [];
+  for (const { top, bottom } of regions) {
     const first = bandAt(ink, w, h, top, bottom);
     if (!first) continue;
     // refine on the band's own columns (a bracket or a card edge beside the zone no longer counts); this may

@@ -8,6 +8,9 @@ import { blackTopHat, closeMask, components, otsu, resize, type Component, type 
 
 export const LOCATE_SIDE = 720;
 
+/** How far off its axis (degrees) a line blob may run. */
+const MAX_TILT = 25;
+
 /** A line blob in original image coordinates. */
 export interface LineBlob {
   cx: number;
@@ -33,7 +36,9 @@ function blobsOf(comps: Component[], axis: 'h' | 'v', scale: number, side: numbe
     if (axis === 'h' && ux < 0) [ux, uy] = [-ux, -uy];
     if (axis === 'v' && uy < 0) [ux, uy] = [-ux, -uy];
     const along = axis === 'h' ? Math.abs(ux) : Math.abs(uy);
-    if (along < Math.cos((15 * Math.PI) / 180)) continue;
+    // up to 25 degrees off the axis: a phone photo of a passport held at an angle (the strip is deskewed from the
+    // blob's own direction; the two axes' ranges stay apart, a blob is never taken for both)
+    if (along < Math.cos((MAX_TILT * Math.PI) / 180)) continue;
     if (c.length < 0.14 * side) continue;
     if (c.length / c.thickness < 7) continue;
     if (c.thickness < 2.5) continue; // image borders, rules
