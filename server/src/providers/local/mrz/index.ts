@@ -338,8 +338,7 @@ export async function readMrzFromText(image: PageImage, lines: TextLine[]): Prom
   const read = await tryCopy(grey);
   if (read) return read;
   const clean = cleanedCopy(grey, image.rgb);
-  if (clean) return tryCopy(clean);
-  return null;
+  return clean ? tryCopy(clean) : null;
 }
 
 /** The page's reading from its hypotheses, best first; null when the best is not plausibly an MRZ. */

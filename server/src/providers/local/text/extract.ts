@@ -86,7 +86,7 @@ const L = {
     'maksettava( yhteensa)?', 'loppusumma', 'att betala', 'summa att betala', 'at betale', 'a betale', 'totalbelob', 'totalbelop', 'fakturabelopp', 'fakturabelob', 'montant total', 'total a regler', 'totale a pagare', 'importe a pagar',
     // Turkish `Genel Toplam` / `Ödenecek Tutar`; Indonesian `Total Bayar` / `Jumlah yang harus dibayar`; Malay `Jumlah
     // Besar` / `Jumlah Perlu Dibayar`; Vietnamese `Tổng cộng tiền thanh toán`; Russian `Всего к оплате` / `Итого к оплате`.
-    'genel toplam', 'odenecek tutar', 'toplam tutar', 'total bayar', 'jumlah (yang )?harus dibayar', 'jumlah tagihan', 'grand total',
+    'genel toplam', 'odenecek tutar', 'toplam tutar', 'total bayar', 'jumlah (yang )?harus dibayar', 'jumlah tagihan',
     'jumlah besar', 'jumlah perlu dibayar', 'tong cong tien thanh toan', 'tong tien thanh toan', 'tong cong', 'всего к оплате', 'итого к оплате', 'сумма к оплате',
     '价税合计', '合计金额', '应付金额', '总计',
   ],
@@ -155,7 +155,7 @@ const L = {
     // Argentine and Uruguayan `Comp. Nro:` / `Comprobante Nº` (after `Punto de Venta: 00001`).
     'comp\\.? ?nro\\.?', 'comprobante (n[°oº]\\.?|nro\\.?|numero)',
     // Indonesian `No. Faktur` / `Nomor Faktur`, Malay `No. Invois`, Vietnamese `Số hóa đơn`, Russian `Счет №` / `Счет-фактура №`.
-    'no\\.? faktur', 'nomor faktur', 'no\\.? invois', 'nombor invois', 'so hoa don', 'сч[е]т(-фактура)? (№|n|no)',
+    'no\\.? faktur', 'nomor faktur', 'no\\.? invois', 'nombor invois', 'so hoa don', 'счет(-фактура)? (№|n|no)',
     'invoice nbr\\.?', 'szamla (sorszama|szama)', 'szamlaszam', 'arve (nr\\.?|number)', 'saskaitos (nr\\.?|numeris)', 'saskaita faktura( nr\\.?)?', 'rekina (nr\\.?|numurs)',
   ],
   /** Bare number labels: an invoice's number only when nothing more specific is found and the line is no other's. */
