@@ -1,6 +1,6 @@
 // The MRZ study set of issue #28: the dev set's `tune` MRZ files (never validate) and images derived from them for the
 // captures the held-out misses name: infrared-like, ultraviolet-like, worn low-contrast scans, both sides of a card in
-// one image, small and rotated. Counts zones found and read exactly per variant, and the wall time per reading.
+// one image, small, rotated, and photographed at an angle (perspective). Counts zones found and read exactly per variant, and the wall time per reading.
 // Usage: node bench/mrz-study.ts [--variants a,b] [--files substr] [--extra DIR] [--dump DIR] [--misses] [--verbose]   (node_modules/.bin on PATH)
 //   --extra DIR: also read DIR/*.{jpg,png} with DIR/truth.json ([{file, lines}]) (public specimens fetched to study;
 //   never committed). --ocr: where no zone is found, page OCR and the fallback on its lines (issue #28). Prints a markdown table; paste the summary into bench/results/mrz-reader.md.
@@ -12,7 +12,7 @@ import { shrinkPage } from '../server/src/providers/local/image.ts';
 import { ocrEngineFor } from '../server/src/providers/local/index.ts';
 import { readMrz, readMrzFromText } from '../server/src/providers/local/mrz/index.ts';
 import { ocrPage, terminateOcr } from '../server/src/providers/local/ocr.ts';
-import { loadPage, mapRgb } from '../test/unit/local/support-mrz.ts';
+import { angled, loadPage, mapRgb } from '../test/unit/local/support-mrz.ts';
 
 const DEV = join(import.meta.dirname, '../../shared/testdata/documents-dev');
 interface Doc {
@@ -81,6 +81,9 @@ const VARIANTS: Record<string, (buf: Buffer) => Promise<Buffer>> = {
     return sharp(b).resize(Math.round(m.width! * 0.5)).png().toBuffer();
   },
   'rotated-7': async (b) => sharp(b).rotate(7, { background: '#707070' }).png().toBuffer(),
+  // photographed at an angle: the far side 80 % (about 25-30 degrees of turn) or 70 % of the near side's height
+  'angled-80': (b) => angled(b, 0.8, false),
+  'angled-70-left': (b) => angled(b, 0.7, true),
 };
 
 const dump = arg('--dump');

@@ -17,7 +17,7 @@ import type { LineGeom } from '../../server/src/providers/local/mrz/features.ts'
 import { greyFrom } from '../../server/src/providers/local/mrz/image.ts';
 import { readHypotheses } from '../../server/src/providers/local/mrz/index.ts';
 import type { PageImage } from '../../server/src/providers/local/types.ts';
-import { loadPage } from '../../test/unit/local/support-mrz.ts';
+import { loadPage, rgbAt } from '../../test/unit/local/support-mrz.ts';
 
 /** The zone as the reader cut it: its reading, per-character confidences and the geometry of each line. */
 export interface ZoneCells {
@@ -126,18 +126,7 @@ function pasteCell(rgb: Buffer, w: number, h: number, src: { g: LineGeom; k: num
   const sx = src.g.pitch / dst.g.pitch;
   const sy = src.g.cap / dst.g.cap;
   const src0 = Buffer.from(rgb);
-  const sample = (x: number, y: number, c: number) => {
-    const xi = Math.min(w - 1, Math.max(0, x));
-    const yi = Math.min(h - 1, Math.max(0, y));
-    const x0 = Math.floor(xi);
-    const y0 = Math.floor(yi);
-    const x1 = Math.min(w - 1, x0 + 1);
-    const y1 = Math.min(h - 1, y0 + 1);
-    const fx = xi - x0;
-    const fy = yi - y0;
-    const at = (xx: number, yy: number) => src0[(yy * w + xx) * 3 + c];
-    return (at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy;
-  };
+  const sample = (x: number, y: number, c: number) => rgbAt(src0, w, h, x, y, c);
   const r = Math.ceil(Math.hypot(A, B)) + 1;
   for (let y = Math.max(0, Math.floor(cd.y - r)); y <= Math.min(h - 1, Math.ceil(cd.y + r)); y++) {
     for (let x = Math.max(0, Math.floor(cd.x - r)); x <= Math.min(w - 1, Math.ceil(cd.x + r)); x++) {

@@ -158,3 +158,67 @@ export async function mapRgb(buf: Buffer, f: (r: number, g: number, b: number) =
   }
   return sharp(out, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
 }
+
+/** Bilinear sample of channel c of an RGB buffer w x h at (x, y), clamped to the image. */
+export function rgbAt(rgb: Uint8Array, w: number, h: number, x: number, y: number, c: number): number {
+  const xi = Math.min(w - 1, Math.max(0, x));
+  const yi = Math.min(h - 1, Math.max(0, y));
+  const x0 = Math.floor(xi);
+  const y0 = Math.floor(yi);
+  const x1 = Math.min(w - 1, x0 + 1);
+  const y1 = Math.min(h - 1, y0 + 1);
+  const fx = xi - x0;
+  const fy = yi - y0;
+  const at = (xx: number, yy: number) => rgb[(yy * w + xx) * 3 + c];
+  return (at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy;
+}
+
+/** The 3x3 homography (row-major, h33 = 1) that maps the four points `from` onto `to`. */
+function homography(from: number[][], to: number[][]): number[] {
+  const A: number[][] = [];
+  for (let i = 0; i < 4; i++) {
+    const [x, y] = from[i];
+    const [u, v] = to[i];
+    A.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
+    A.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
+  }
+  for (let c = 0; c < 8; c++) {
+    let p = c;
+    for (let r = c + 1; r < 8; r++) if (Math.abs(A[r][c]) > Math.abs(A[p][c])) p = r;
+    [A[c], A[p]] = [A[p], A[c]];
+    for (let r = 0; r < 8; r++) {
+      if (r === c) continue;
+      const f = A[r][c] / A[c][c];
+      for (let k = c; k < 9; k++) A[r][k] -= f * A[c][k];
+    }
+  }
+  return [...A.map((row, i) => row[8] / row[i]), 1];
+}
+
+/**
+ * A card photographed at an angle (turned about its vertical axis): the far side `shrink` of the near side's height,
+ * foreshortened; `flip`: the far side is the left one. Inverse mapping, bilinear, grey background.
+ */
+export async function angled(buf: Buffer, shrink: number, flip: boolean): Promise<Buffer> {
+  const { data, info } = await sharp(buf).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { width: W, height: H } = info;
+  const m = (1 - shrink) / 2;
+  const near = flip ? W : 0;
+  const far = flip ? 0.1 * W : 0.9 * W;
+  const dst = flip
+    ? [[far, m * H], [near, 0], [near, H], [far, (1 - m) * H]]
+    : [[near, 0], [far, m * H], [far, (1 - m) * H], [near, H]];
+  // destination to source
+  const h = homography(dst, [[0, 0], [W, 0], [W, H], [0, H]]);
+  const out = Buffer.alloc(W * H * 3, 112);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const z = h[6] * x + h[7] * y + h[8];
+      const sx = (h[0] * x + h[1] * y + h[2]) / z;
+      const sy = (h[3] * x + h[4] * y + h[5]) / z;
+      if (sx < 0 || sy < 0 || sx > W - 1 || sy > H - 1) continue;
+      for (let c = 0; c < 3; c++) out[(y * W + x) * 3 + c] = Math.round(rgbAt(data, W, H, sx, sy, c));
+    }
+  }
+  return sharp(out, { raw: { width: W, height: H, channels: 3 } }).png().toBuffer();
+}

@@ -29,6 +29,22 @@ export interface LineGeom {
   cap: number;
   /** Number of cells. */
   n: number;
+  /**
+   * Perspective along the line (a card photographed at an angle: its glyphs grow from one end to the other). The
+   * line's ends stay where pitch and n put them; the local pitch and cap height run from (1 − chirp) to (1 + chirp)
+   * of theirs (see cellAt). Absent or 0: a flat grid.
+   */
+  chirp?: number;
+}
+
+/**
+ * Where cell position u (in cells from the line's start; k + 0.5 is cell k's centre) lies along the line, in image
+ * pixels, and the local scale of the glyphs there (1 on a flat grid).
+ */
+export function cellAt(g: LineGeom, u: number): { t: number; scale: number } {
+  const c = g.chirp ?? 0;
+  if (c === 0) return { t: u * g.pitch, scale: 1 };
+  return { t: g.pitch * (u + (c * u * (u - g.n)) / g.n), scale: 1 + (c * (2 * u - g.n)) / g.n };
 }
 
 function pct(a: Float32Array, p: number): number {
@@ -37,9 +53,9 @@ function pct(a: Float32Array, p: number): number {
 }
 
 /** Raw (un-normalised) grey window of one cell, centred at (cx, cy). */
-function rawCell(img: Grey, g: LineGeom, cx: number, cy: number, out: Float32Array): void {
-  const sx = (WIN_W * g.pitch) / FW;
-  const sy = (WIN_H * g.cap) / FH;
+function rawCell(img: Grey, g: LineGeom, cx: number, cy: number, scale: number, out: Float32Array): void {
+  const sx = (WIN_W * g.pitch * scale) / FW;
+  const sy = (WIN_H * g.cap * scale) / FH;
   const k = Math.min(3, Math.max(1, Math.ceil(Math.max(sx, sy))));
   const inv = 1 / (k * k);
   for (let j = 0; j < FH; j++) {
@@ -63,8 +79,8 @@ export function lineFeatures(img: Grey, g: LineGeom): Float32Array[] {
   const all = new Float32Array(g.n * NFEAT);
   for (let k = 0; k < g.n; k++) {
     const r = new Float32Array(NFEAT);
-    const t = (k + 0.5) * g.pitch;
-    rawCell(img, g, g.ox + t * g.ux, g.oy + t * g.uy, r);
+    const { t, scale } = cellAt(g, k + 0.5);
+    rawCell(img, g, g.ox + t * g.ux, g.oy + t * g.uy, scale, r);
     raws.push(r);
     all.set(r, k * NFEAT);
   }

@@ -10,9 +10,9 @@ import type { Box, MrzReading, PageImage, TextLine } from '../types.ts';
 import { classify, model } from './classify.ts';
 import { zonesFromText } from './from-text.ts';
 import { decode, type Decoded, type MrzFormat } from './decode.ts';
-import { lineFeatures, type LineGeom } from './features.ts';
+import { cellAt, lineFeatures, type LineGeom } from './features.ts';
 import { cleanedCopy, greyFrom, sample, type Grey } from './image.ts';
-import { bandSets, fitGrid, flipGeom, zoneStrip } from './lines.ts';
+import { bandSets, fitGrid, flipGeom, zoneStrip, type Band, type Strip } from './lines.ts';
 import { LOCATE_SIDE, locateZones, type ZoneCandidate } from './locate.ts';
 
 export { decode } from './decode.ts';
@@ -38,15 +38,17 @@ function readLines(img: Grey, geoms: LineGeom[]): Float32Array[][] {
 }
 
 function lineCorners(g: LineGeom): Array<[number, number]> {
-  const h = 0.6 * g.cap;
-  const a = { x: g.ox - h * g.vx, y: g.oy - h * g.vy };
-  const b = { x: g.ox + h * g.vx, y: g.oy + h * g.vy };
+  // half the line's height at each end (under perspective the glyphs are smaller at one end: cellAt)
+  const h0 = 0.6 * g.cap * cellAt(g, 0).scale;
+  const h1 = 0.6 * g.cap * cellAt(g, g.n).scale;
   const L = g.n * g.pitch;
+  const ex = g.ox + L * g.ux;
+  const ey = g.oy + L * g.uy;
   return [
-    [a.x, a.y],
-    [b.x, b.y],
-    [a.x + L * g.ux, a.y + L * g.uy],
-    [b.x + L * g.ux, b.y + L * g.uy],
+    [g.ox - h0 * g.vx, g.oy - h0 * g.vy],
+    [g.ox + h0 * g.vx, g.oy + h0 * g.vy],
+    [ex - h1 * g.vx, ey - h1 * g.vy],
+    [ex + h1 * g.vx, ey + h1 * g.vy],
   ];
 }
 
@@ -74,9 +76,35 @@ function aligned(geoms: LineGeom[]): LineGeom[][] {
   const a = geoms.map(along);
   if (Math.max(...a) - Math.min(...a) <= 0.4 * geoms[0].pitch) return [];
   return geoms.map((ref, j) =>
-    geoms.map((g, i) => (i === j ? g : { ...g, ox: g.ox + (a[j] - a[i]) * g.ux, oy: g.oy + (a[j] - a[i]) * g.uy, pitch: ref.pitch })),
+    geoms.map((g, i) => (i === j ? g : { ...g, ox: g.ox + (a[j] - a[i]) * g.ux, oy: g.oy + (a[j] - a[i]) * g.uy, pitch: ref.pitch, chirp: ref.chirp })),
   );
 }
+
+/**
+ * Perspectives searched when a flat grid reads a zone-like line as nothing (features.ts cellAt): a coarse pass, then
+ * finer around the best.
+ */
+const CHIRPS = [-0.15, -0.12, -0.09, -0.06, -0.03, 0, 0.03, 0.06, 0.09, 0.12, 0.15];
+const CHIRP_STEPS = [-0.015, -0.0075, 0, 0.0075, 0.015];
+
+/** A bent grid is read only when it crosses much less ink than the flat one (a photo at an angle, not noise). */
+const BENT_GAIN = 0.6;
+
+/**
+ * The lines' grids with perspective (a card photographed at an angle: its glyphs grow along the line, and a flat
+ * grid drifts off them by half a cell or more in the middle), or null when no line is clearly better fitted so.
+ */
+function bentGrids(strip: Strip, set: Band[], n: number, flat: Array<LineGeom & { cost: number }>): LineGeom[] | null {
+  const bent = set.map((b) => {
+    const coarse = fitGrid(strip, b, n, CHIRPS);
+    return coarse.chirp === 0 ? coarse : fitGrid(strip, b, n, CHIRP_STEPS.map((d) => coarse.chirp + d));
+  });
+  if (!bent.some((g, i) => g.chirp !== 0 && g.cost < BENT_GAIN * flat[i].cost)) return null;
+  return bent;
+}
+
+/** A reading that looks like an MRZ gone wrong (sure glyphs, names and a document code) rather than other text. */
+const zoneLike = (h: Hypothesis) => !h.d.gateReasons.some((r) => r === 'confidence' || r === 'names' || r === 'document_code');
 
 /** Read one zone candidate: every band set, grid size, direction and format; appends to `out`. */
 function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hypothesis[]): void {
@@ -85,21 +113,34 @@ function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hy
     let done = false;
     const ns = set.length === 3 ? [30] : [44, 36];
     for (const n of ns) {
+      // `validOnly`: keep only readings whose check digits all pass (a grid of a hard capture: see the bent grids below)
+      const read = (fwd: LineGeom[], validOnly = false) => {
+        for (const geoms of [fwd, fwd.map(flipGeom).reverse()]) {
+          const probs = readLines(img, geoms);
+          for (const f of FORMATS[n]) {
+            const d = decode(f, probs);
+            if (validOnly && !(d.gate && d.valid)) continue;
+            out.push({ d, geoms, probs, zone: zi });
+            if (d.gate && d.valid) done = true;
+          }
+        }
+      };
       const own = set.map((b) => fitGrid(strip, b, n));
       const first = out.length;
       for (const fwd of [own, ...aligned(own)]) {
         // the other grids only when the lines' own grids gave nothing that passes the gate but something close to it
         // (text that is no MRZ, a receipt's lines, is not read three more times)
         if (fwd !== own && (out.slice(first).some((h) => h.d.gate) || !out.slice(first).some(nearGate))) break;
-        for (const geoms of [fwd, fwd.map(flipGeom).reverse()]) {
-          const probs = readLines(img, geoms);
-          for (const f of FORMATS[n]) {
-            const d = decode(f, probs);
-            out.push({ d, geoms, probs, zone: zi });
-            if (d.gate && d.valid) done = true;
-          }
-        }
+        read(fwd);
         if (done) break;
+      }
+      // last, with perspective: nothing passed the gate, and what was read looks like a zone misread. Only a reading
+      // whose check digits all pass is taken (as from the cleaned copy): an angled capture misreads more, and a misread
+      // digit read sure would fail a genuine document's checks (no zone is a review; a failing zone can be invalid)
+      const tried = out.slice(first);
+      if (!done && !tried.some((h) => h.d.gate) && tried.some(zoneLike)) {
+        const bent = bentGrids(strip, set, n, own);
+        if (bent) read(bent, true);
       }
     }
     if (done) break;
@@ -132,7 +173,7 @@ function refineBands(img: Grey, h: Hypothesis): Hypothesis {
       let acc = 0;
       for (const k of cells) {
         for (let a = -2; a <= 2; a++) {
-          const u = (k + 0.5 + a * 0.12) * g.pitch;
+          const u = cellAt(g, k + 0.5 + a * 0.12).t;
           const v = sample(img, g.ox + u * g.ux + t * g.vx, g.oy + u * g.uy + t * g.vy);
           acc += v;
           all.push(v);

@@ -342,8 +342,11 @@ function lineBand(strip: Strip, top: number, bottom: number, left: number, right
   return ink > 0 ? { ...band, left, right } : null;
 }
 
-/** Grid fit of n cells on a band; returns the line geometry in original-image coordinates. */
-export function fitGrid(strip: Strip, band: Band, n: number): LineGeom & { cost: number } {
+/**
+ * Grid fit of n cells on a band; returns the line geometry in original-image coordinates. `chirps`: the perspectives
+ * searched (features.ts cellAt); [0], a flat grid, unless the caller asks for more.
+ */
+export function fitGrid(strip: Strip, band: Band, n: number, chirps: readonly number[] = [0]): LineGeom & { cost: number; chirp: number } {
   const c = band.col;
   const w = c.length;
   const pre = new Float64Array(w + 1);
@@ -361,27 +364,38 @@ export function fitGrid(strip: Strip, band: Band, n: number): LineGeom & { cost:
   // the best grid so far, as plain numbers (see FittedLine)
   let bestX0 = L - 0.2 * p0;
   let bestP = p0;
+  let bestChirp = 0;
   let bestCost = Infinity;
-  for (let ps = -30; ps <= 30; ps++) {
-    const p = p0 * (1 + ps * 0.0015);
-    for (let xs = 0; xs <= 24; xs++) {
-      const x0 = L - 0.55 * p + (xs / 24) * 0.65 * p;
-      let cost = 0;
-      for (let k = 1; k < n; k++) cost += at(x0 + k * p);
-      const outside = total - inkBetween(x0, x0 + n * p);
-      // ink left outside the grid, normalised like a boundary crossing
-      cost += outside * 0.05;
-      if (cost < bestCost) {
-        bestX0 = x0;
-        bestP = p;
-        bestCost = cost;
+  // the cell boundaries of a unit pitch, per chirp (ends fixed: see cellAt)
+  const units = chirps.map((ch) => {
+    const u = new Float64Array(n);
+    for (let k = 1; k < n; k++) u[k] = k + (ch * k * (k - n)) / n;
+    return u;
+  });
+  for (let ci = 0; ci < chirps.length; ci++) {
+    const u = units[ci];
+    for (let ps = -30; ps <= 30; ps++) {
+      const p = p0 * (1 + ps * 0.0015);
+      for (let xs = 0; xs <= 24; xs++) {
+        const x0 = L - 0.55 * p + (xs / 24) * 0.65 * p;
+        let cost = 0;
+        for (let k = 1; k < n; k++) cost += at(x0 + u[k] * p);
+        const outside = total - inkBetween(x0, x0 + n * p);
+        // ink left outside the grid, normalised like a boundary crossing
+        cost += outside * 0.05;
+        if (cost < bestCost) {
+          bestX0 = x0;
+          bestP = p;
+          bestChirp = chirps[ci];
+          bestCost = cost;
+        }
       }
     }
   }
   const cap = (band.bottom - band.top + 1) * strip.r;
   const ox = strip.ox + bestX0 * strip.r * strip.ux + band.cy * strip.r * strip.vx;
   const oy = strip.oy + bestX0 * strip.r * strip.uy + band.cy * strip.r * strip.vy;
-  return new FittedLine(ox, oy, strip.ux, strip.uy, strip.vx, strip.vy, bestP * strip.r, cap, n, bestCost);
+  return new FittedLine(ox, oy, strip.ux, strip.uy, strip.vx, strip.vy, bestP * strip.r, cap, n, bestCost, bestChirp);
 }
 
 /**
@@ -402,7 +416,8 @@ class FittedLine implements LineGeom {
   cap: number;
   n: number;
   cost: number;
-  constructor(ox: number, oy: number, ux: number, uy: number, vx: number, vy: number, pitch: number, cap: number, n: number, cost: number) {
+  chirp: number;
+  constructor(ox: number, oy: number, ux: number, uy: number, vx: number, vy: number, pitch: number, cap: number, n: number, cost: number, chirp: number) {
     this.ox = ox;
     this.oy = oy;
     this.ux = ux;
@@ -413,10 +428,12 @@ class FittedLine implements LineGeom {
     this.cap = cap;
     this.n = n;
     this.cost = cost;
+    this.chirp = chirp;
   }
 }
 
 /** The same line read the other way round (image upside down relative to the strip). */
 export function flipGeom(g: LineGeom): LineGeom {
-  return { ...g, ox: g.ox + g.n * g.pitch * g.ux, oy: g.oy + g.n * g.pitch * g.uy, ux: -g.ux, uy: -g.uy, vx: -g.vx, vy: -g.vy };
+  // read from the other end, the glyphs shrink where they grew: the chirp changes sign (cellAt)
+  return { ...g, ox: g.ox + g.n * g.pitch * g.ux, oy: g.oy + g.n * g.pitch * g.uy, ux: -g.ux, uy: -g.uy, vx: -g.vx, vy: -g.vy, chirp: -(g.chirp ?? 0) };
 }
