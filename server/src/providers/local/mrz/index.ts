@@ -140,7 +140,8 @@ function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hy
       const tried = out.slice(first);
       if (!done && !tried.some((h) => h.d.gate) && tried.some(zoneLike)) {
         const bent = bentGrids(strip, set, n, own);
-        if (bent) read(bent, true);
+        // (the lines' bent grids, then each line's grid on all of them, as for the flat grids)
+        if (bent) for (const fwd of [bent, ...aligned(bent)]) if (!done) read(fwd, true);
       }
     }
     if (done) break;
