@@ -44,7 +44,12 @@ export interface LineGeom {
 export function cellAt(g: LineGeom, u: number): { t: number; scale: number } {
   const c = g.chirp ?? 0;
   if (c === 0) return { t: u * g.pitch, scale: 1 };
-  return { t: g.pitch * (u + (c * u * (u - g.n)) / g.n), scale: 1 + (c * (2 * u - g.n)) / g.n };
+  return { t: g.pitch * bentOffset(u, g.n, c), scale: 1 + (c * (2 * u - g.n)) / g.n };
+}
+
+/** Position u of a line of n cells, in pitches from its start, under perspective `chirp` (both ends fixed). */
+export function bentOffset(u: number, n: number, chirp: number): number {
+  return u + (chirp * u * (u - n)) / n;
 }
 
 function pct(a: Float32Array, p: number): number {

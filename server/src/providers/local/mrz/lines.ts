@@ -4,7 +4,7 @@
  * 2 or 3 aligned bands of equal extent become MRZ hypotheses. A line is cut on a grid of n cells whose pitch and
  * offset minimise the ink crossed by the cell boundaries (robust where glyphs touch; no insertions or deletions).
  */
-import type { LineGeom } from './features.ts';
+import { bentOffset, type LineGeom } from './features.ts';
 import { blackTopHat, openRows, type Grey } from './image.ts';
 import type { ZoneCandidate } from './locate.ts';
 
@@ -369,7 +369,7 @@ export function fitGrid(strip: Strip, band: Band, n: number, chirps: readonly nu
   // the cell boundaries of a unit pitch, per chirp (ends fixed: see cellAt)
   const units = chirps.map((ch) => {
     const u = new Float64Array(n);
-    for (let k = 1; k < n; k++) u[k] = k + (ch * k * (k - n)) / n;
+    for (let k = 1; k < n; k++) u[k] = bentOffset(k, n, ch);
     return u;
   });
   for (let ci = 0; ci < chirps.length; ci++) {
