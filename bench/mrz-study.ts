@@ -84,7 +84,48 @@ const VARIANTS: Record<string, (buf: Buffer) => Promise<Buffer>> = {
   // photographed at an angle: the far side 80 % (about 25-30 degrees of turn) or 70 % of the near side's height
   'angled-80': (b) => angled(b, 0.8, false),
   'angled-70-left': (b) => angled(b, 0.7, true),
+  // uneven light: a shadow falling across the page, the darker side at a third of the light's level (session 16)
+  shadow: async (b) => mapXy(b, (r, g, bl, x, y, w, h) => { const k = 0.33 + 0.67 * Math.min(1, Math.max(0, (x / w + 0.6 * y / h - 0.35) * 1.6)); return [r * k, g * k, bl * k]; }, 4),
+  // a flash's hotspot: a soft bright ellipse washing out part of the page (print still faintly visible)
+  glare: async (b) =>
+    mapXy(b, (r, g, bl, x, y, w, h) => { const d = Math.hypot((x / w - 0.62) / 0.22, (y / h - 0.8) / 0.16); const a = 0.75 * Math.exp(-d * d); return [r + (255 - r) * a, g + (255 - g) * a, bl + (255 - bl) * a]; }),
+  // a heavily compressed phone upload
+  'jpeg-q12': async (b) => sharp(b).jpeg({ quality: 12 }).toBuffer(),
+  // camera shake: a horizontal smear over about a third of a character's width (a 44-character line across the page)
+  'motion-blur': async (b) => {
+    const n = Math.max(3, 2 * Math.round(((await sharp(b).metadata()).width! / 130 - 1) / 2) + 1);
+    const kernel = [...Array(n).fill(0), ...Array(n).fill(1), ...Array(n).fill(0)];
+    return sharp(b).convolve({ width: n, height: 3, kernel }).png().toBuffer();
+  },
+  // a document lying on a patterned desk: the page at 80 % on a textured background 1.8 times its size
+  desk: async (b) => {
+    const m = await sharp(b).metadata();
+    const w = Math.round(m.width! * 0.8);
+    const h = Math.round(m.height! * 0.8);
+    const W = Math.round(1.8 * w);
+    const H = Math.round(1.8 * h);
+    const bg = await mapXy(await sharp({ create: { width: W, height: H, channels: 3, background: '#8a6a4a' } }).png().toBuffer(), (r, g, bl, x, y) => { const k = 0.8 + 0.2 * Math.sin(x / 9 + 3 * Math.sin(y / 40)); return [r * k, g * k, bl * k]; }, 12);
+    return sharp(bg).composite([{ input: await sharp(b).resize(w, h).removeAlpha().png().toBuffer(), left: Math.round(W * 0.3), top: Math.round(H * 0.25) }]).png().toBuffer();
+  },
+  'rotated-20': async (b) => sharp(b).rotate(-20, { background: '#707070' }).png().toBuffer(),
 };
+
+/** Like mapRgb, with the pixel's place: f(r, g, b, x, y, width, height). */
+async function mapXy(buf: Buffer, f: (r: number, g: number, b: number, x: number, y: number, w: number, h: number) => [number, number, number], noise = 0): Promise<Buffer> {
+  const { data, info } = await sharp(buf).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { width: w, height: h } = info;
+  const out = Buffer.alloc(w * h * 3);
+  let seed = 7;
+  for (let i = 0; i < w * h; i++) {
+    const [r, g, bl] = f(data[3 * i], data[3 * i + 1], data[3 * i + 2], i % w, Math.floor(i / w), w, h);
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    const n = noise ? (seed / 2147483648 - 0.5) * 2 * noise : 0;
+    out[3 * i] = Math.max(0, Math.min(255, Math.round(r + n)));
+    out[3 * i + 1] = Math.max(0, Math.min(255, Math.round(g + n)));
+    out[3 * i + 2] = Math.max(0, Math.min(255, Math.round(bl + n)));
+  }
+  return sharp(out, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+}
 
 const dump = arg('--dump');
 const pick = arg('--variants')?.split(',') ?? Object.keys(VARIANTS);

@@ -241,6 +241,14 @@ describe('repair and gate (synthetic probabilities)', () => {
     // the classifier hesitates on both O of IFLNDOOAMS, slightly preferring 0: letters on both sides make them O
     const d = decode('MRVA', probsFor(mrva, { '1:33': { '0': 0.5, O: 0.45 }, '1:34': { '0': 0.5, O: 0.45 } }));
     expect(d.lines).toEqual(mrva);
+    // but a 0 the classifier is sure of (O under 10 %) stays a 0 where no check digit covers it (a visa's optional data)
+    const zeros = ['VIUSATRAVELER<<HAPPYPERSON<<<<<<<<<<<<<<<<<<', '555123ABC6GBR6502056F0412236IFLND00AMS803085'];
+    const sure = decode('MRVA', probsFor(zeros, { '1:33': { '0': 0.94, O: 0.05 }, '1:34': { '0': 0.96, O: 0.03 } }));
+    expect(sure.lines).toEqual(zeros);
+    // where a check digit covers it (a passport's personal number), the letters around it still decide
+    const td3o = ['P<CZEERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36CZE7408122F1204159ZEOO05HL<<<<<<60'];
+    const covered = decode('TD3', probsFor(td3o, { '1:30': { '0': 0.94, O: 0.05 } }));
+    expect(covered.lines[1].slice(28, 34)).toBe('ZEOO05');
     // and 0 between digits stays a digit
     const td3b = ['P<CZESPECIMEN<<VZOR<<<<<<<<<<<<<<<<<<<<<<<<<', '99003853<1CZE1101018M1207046110101111<<<<<94'];
     const d2 = decode('TD3', probsFor(td3b, { '1:2': { O: 0.5, '0': 0.45 } }));

@@ -321,6 +321,15 @@ function plausibleDate(s: string): boolean {
 const typeOf = (ch: string): 'd' | 'l' | 'f' => (ch === '<' ? 'f' : ch <= '9' ? 'd' : 'l');
 
 /**
+ * A cell's type is torn when the classifier gives the other type (digit or letter) at least this share of its best
+ * class. Where no check digit covers the cell, a digit read with a letter at 1-10 % is kept a digit whatever its
+ * neighbours: before session 16 any 1 % made it follow them, and a 0 read at 94-97 % beside letters became an O (the
+ * US visas' optional data `C000FD`, `ND00AMS`). 10 % is the share below which the decoder never takes an alternative
+ * either (REPAIR_MIN_P).
+ */
+const AMBIGUOUS = 0.1;
+
+/**
  * Document numbers and optional data mix letters and digits, and OCR-B's O/0, I/1, S/5, B/8, Z/2, G/6, D/0 pairs
  * are where a low-resolution read hesitates. A position whose best digit and best letter are both plausible takes
  * the type of its unambiguous neighbours within the field when both sides agree (IFLND??AMS, AAA1??001); between
@@ -328,7 +337,9 @@ const typeOf = (ch: string): 'd' | 'l' | 'f' => (ch === '<' ? 'f' : ch <= '9' ? 
  * the classifier and the check digit decide. Unambiguous positions are restricted to their type, so that the
  * check-digit repair cannot turn a clear digit into a letter (a wrong number that happens to pass its check).
  */
-function numberContext(layoutLines: string[], probs: Float32Array[][], allowed: string[][]): void {
+function numberContext(format: MrzFormat, layoutLines: string[], probs: Float32Array[][], allowed: string[][]): void {
+  const defs = checkDefs(format);
+  const checked = new Set([...defs.individual, ...(defs.composite ? [defs.composite] : [])].flatMap((c) => c.field.map(([l, i]) => `${l}:${i}`)));
   layoutLines.forEach((classes, l) => {
     let i = 0;
     while (i < classes.length) {
@@ -338,7 +349,7 @@ function numberContext(layoutLines: string[], probs: Float32Array[][], allowed: 
       }
       let e = i;
       while (e < classes.length && classes[e] === 'x') e++;
-      const info: Array<{ type: 'd' | 'l' | 'f'; ambiguous: boolean; filler: boolean }> = [];
+      const info: Array<{ type: 'd' | 'l' | 'f'; ambiguous: boolean; torn: boolean; filler: boolean }> = [];
       for (let k = i; k < e; k++) {
         const p = probs[l][k];
         let bd = 0;
@@ -349,13 +360,16 @@ function numberContext(layoutLines: string[], probs: Float32Array[][], allowed: 
         const top = Math.max(bd, bl, pf);
         const type = top === pf ? 'f' : top === bd ? 'd' : 'l';
         const ambiguous = type !== 'f' && Math.min(bd, bl) >= 0.01 * top;
-        info.push({ type, ambiguous, filler: pf >= 0.01 * top });
+        info.push({ type, ambiguous, torn: Math.min(bd, bl) >= AMBIGUOUS * top, filler: pf >= 0.01 * top });
       }
       for (let k = i; k < e; k++) {
         const it = info[k - i];
         if (it.type === 'f') continue;
         let type = it.type;
-        if (it.ambiguous) {
+        // where no check digit can arbitrate (a visa's optional data), a digit the classifier is sure of (a letter
+        // under 10 %) stays a digit between letters; elsewhere, and for a letter so read between digits, the neighbours
+        // decide as before (numbers are mostly digits, and a repair never makes a digit a letter)
+        if (it.ambiguous && (it.torn || type === 'l' || checked.has(`${l}:${k}`))) {
           const side = (dir: number) => {
             for (let j = k + dir; j >= i && j < e; j += dir) {
               const o = info[j - i];
@@ -429,7 +443,7 @@ function decodeWith(format: MrzFormat, probs: Float32Array[][], usePrior: boolea
   const layout = LAYOUT[format];
   const french = format === 'FRENCH_NATIONAL_ID';
   const allowed = classesOf(format);
-  numberContext(layout.lines, probs, allowed);
+  numberContext(format, layout.lines, probs, allowed);
   const raw: string[][] = [];
   const lines: string[][] = [];
   let sumConf = 0;
