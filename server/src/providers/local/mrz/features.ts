@@ -31,25 +31,37 @@ export interface LineGeom {
   n: number;
   /**
    * Perspective along the line (a card photographed at an angle: its glyphs grow from one end to the other). The
-   * line's ends stay where pitch and n put them; the local pitch and cap height run from (1 − chirp) to (1 + chirp)
-   * of theirs (see cellAt). Absent or 0: a flat grid.
+   * line's ends stay where pitch and n put them; the cells follow a projective map (what a camera does to a plane),
+   * under which the glyphs' height runs from about (1 − chirp) to (1 + chirp) of the cap height and the pitch by the
+   * square of that ratio (see cellAt). Absent or 0: a flat grid.
    */
   chirp?: number;
 }
 
 /**
  * Where cell position u (in cells from the line's start; k + 0.5 is cell k's centre) lies along the line, in image
- * pixels, and the local scale of the glyphs there (1 on a flat grid).
+ * pixels, the local scale of the glyphs' height there and that of the pitch (`along`), both 1 on a flat grid.
  */
-export function cellAt(g: LineGeom, u: number): { t: number; scale: number } {
+export function cellAt(g: LineGeom, u: number): { t: number; scale: number; along: number } {
   const c = g.chirp ?? 0;
-  if (c === 0) return { t: u * g.pitch, scale: 1 };
-  return { t: g.pitch * bentOffset(u, g.n, c), scale: 1 + (c * (2 * u - g.n)) / g.n };
+  if (c === 0) return { t: u * g.pitch, scale: 1, along: 1 };
+  // the local pitch is the map's derivative; a glyph's height goes as its square root (foreshortening shrinks a
+  // receding line's cells along it twice as fast as across it)
+  const a = (1 + c) / (1 - c);
+  const n = g.n;
+  const d = u + a * (n - u);
+  return { t: g.pitch * bentOffset(u, n, c), scale: (n * Math.sqrt(a)) / d, along: (a * n * n) / (d * d) };
 }
 
-/** Position u of a line of n cells, in pitches from its start, under perspective `chirp` (both ends fixed). */
+/**
+ * Position u of a line of n cells, in pitches from its start, under perspective `chirp` (both ends fixed): the 1-D
+ * projective map with pitch 1/a at the start and a at the end, a = (1 + chirp) / (1 − chirp). Read from the other end
+ * the map is the same with −chirp (flipGeom).
+ */
 export function bentOffset(u: number, n: number, chirp: number): number {
-  return u + (chirp * u * (u - n)) / n;
+  if (chirp === 0) return u;
+  const a = (1 + chirp) / (1 - chirp);
+  return (n * u) / (u + a * (n - u));
 }
 
 function pct(a: Float32Array, p: number): number {
@@ -58,8 +70,8 @@ function pct(a: Float32Array, p: number): number {
 }
 
 /** Raw (un-normalised) grey window of one cell, centred at (cx, cy). */
-function rawCell(img: Grey, g: LineGeom, cx: number, cy: number, scale: number, out: Float32Array): void {
-  const sx = (WIN_W * g.pitch * scale) / FW;
+function rawCell(img: Grey, g: LineGeom, cx: number, cy: number, scale: number, along: number, out: Float32Array): void {
+  const sx = (WIN_W * g.pitch * along) / FW;
   const sy = (WIN_H * g.cap * scale) / FH;
   const k = Math.min(3, Math.max(1, Math.ceil(Math.max(sx, sy))));
   const inv = 1 / (k * k);
@@ -84,8 +96,8 @@ export function lineFeatures(img: Grey, g: LineGeom): Float32Array[] {
   const all = new Float32Array(g.n * NFEAT);
   for (let k = 0; k < g.n; k++) {
     const r = new Float32Array(NFEAT);
-    const { t, scale } = cellAt(g, k + 0.5);
-    rawCell(img, g, g.ox + t * g.ux, g.oy + t * g.uy, scale, r);
+    const { t, scale, along } = cellAt(g, k + 0.5);
+    rawCell(img, g, g.ox + t * g.ux, g.oy + t * g.uy, scale, along, r);
     raws.push(r);
     all.set(r, k * NFEAT);
   }
