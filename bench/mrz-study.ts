@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { shrinkPage } from '../server/src/providers/local/image.ts';
 import { ocrEngineFor } from '../server/src/providers/local/index.ts';
+import { checkDefs } from '../server/src/providers/local/mrz/decode.ts';
 import { readMrz, readMrzFromText } from '../server/src/providers/local/mrz/index.ts';
 import { ocrPage, terminateOcr } from '../server/src/providers/local/ocr.ts';
 import { angled, loadPage, mapRgb } from '../test/unit/local/support-mrz.ts';
@@ -135,7 +136,14 @@ await readMrz(await loadPage(docs[0].file));
 
 const ocrMode = process.argv.includes('--ocr');
 const vias: string[] = [];
-const rows: Array<{ variant: string; name: string; found: boolean; exact: boolean; ms: number; got: string }> = [];
+const rows: Array<{ variant: string; name: string; found: boolean; exact: boolean; validWrong: boolean; ms: number; got: string }> = [];
+// a reading judged valid although a character some check digit covers differs from the truth (a wrong number or date
+// passed as sure: the reading a repair over misread cells can make)
+const validWrong = (r: { format: Parameters<typeof checkDefs>[0]; lines: string[]; valid: boolean }, truth: string[]) => {
+  if (!r.valid || r.lines.length !== truth.length || r.lines[0].length !== truth[0].length) return r.valid && r.lines.join() !== truth.join();
+  const defs = checkDefs(r.format);
+  return [...defs.individual, ...(defs.composite ? [defs.composite] : [])].some((c) => [...c.field, c.digit].some(([l, i]) => r.lines[l][i] !== truth[l][i]));
+};
 for (const v of pick) {
   for (const d of docs) {
     const bytes = await VARIANTS[v](readFileSync(d.file));
@@ -163,7 +171,7 @@ for (const v of pick) {
         via = r ? 'text:+paddle' : '';
       }
     }
-    rows.push({ variant: v, name: d.name, found: !!r, exact: !!r && r.lines.join('\n') === d.lines.join('\n'), ms, got: r ? `${via} ${r.lines.join(' / ')}` : '' });
+    rows.push({ variant: v, name: d.name, found: !!r, exact: !!r && r.lines.join('\n') === d.lines.join('\n'), validWrong: !!r && validWrong(r, d.lines), ms, got: r ? `${via} ${r.lines.join(' / ')}` : '' });
     if (via) vias.push(`${v} ${d.name} ${via} ${rows.at(-1)!.exact ? 'exact' : 'wrong'}`);
     if (process.argv.includes('--verbose')) console.error(v, d.name, r ? (rows.at(-1)!.exact ? 'exact' : 'found') : 'none', Math.round(ms));
   }
@@ -173,14 +181,14 @@ const pct = (a: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)] ?? 0;
 };
 console.log(`load average at start ${load}; ${docs.length} tune files${extra ? ' + extra' : ''}\n`);
-console.log('| variant | found | exact | p50 ms | p95 ms |\n|---|---|---|---|---|');
+console.log('| variant | found | exact | valid, checked field wrong | p50 ms | p95 ms |\n|---|---|---|---|---|---|');
 for (const v of pick) {
   const r = rows.filter((x) => x.variant === v);
   const ms = r.map((x) => x.ms);
-  console.log(`| ${v} | ${r.filter((x) => x.found).length}/${r.length} | ${r.filter((x) => x.exact).length}/${r.length} | ${Math.round(pct(ms, 0.5))} | ${Math.round(pct(ms, 0.95))} |`);
+  console.log(`| ${v} | ${r.filter((x) => x.found).length}/${r.length} | ${r.filter((x) => x.exact).length}/${r.length} | ${r.filter((x) => x.validWrong).length} | ${Math.round(pct(ms, 0.5))} | ${Math.round(pct(ms, 0.95))} |`);
 }
 const all = rows.map((x) => x.ms);
-console.log(`| all | ${rows.filter((x) => x.found).length}/${rows.length} | ${rows.filter((x) => x.exact).length}/${rows.length} | ${Math.round(pct(all, 0.5))} | ${Math.round(pct(all, 0.95))} |`);
+console.log(`| all | ${rows.filter((x) => x.found).length}/${rows.length} | ${rows.filter((x) => x.exact).length}/${rows.length} | ${rows.filter((x) => x.validWrong).length} | ${Math.round(pct(all, 0.5))} | ${Math.round(pct(all, 0.95))} |`);
 if (process.argv.includes('--misses')) {
   console.log('\nMisses:');
   for (const x of rows.filter((x) => !x.exact)) console.log(`- ${x.variant} ${x.name}: ${x.found ? x.got : 'not found'}`);

@@ -34,6 +34,10 @@ export interface CardSpec {
   microtext?: boolean;
   /** A stray glyph one cell before the first line's first character (a pattern or a scratch beside the zone). */
   markBeforeFirstLine?: boolean;
+  /** The same before the last line (a TD1 card's name line, which no check digit covers). */
+  markBeforeLastLine?: boolean;
+  /** false: no photo box (a TD1 zone's three large lines reach up into it at the default size). */
+  photo?: boolean;
 }
 
 /**
@@ -64,8 +68,10 @@ export async function renderIdCard(spec: CardSpec): Promise<Buffer> {
     ctx.stroke();
   }
   // photo box
-  ctx.fillStyle = 'rgb(120, 112, 108)';
-  ctx.fillRect(0.04 * W, 0.2 * H, 0.26 * W, 0.5 * H);
+  if (spec.photo !== false) {
+    ctx.fillStyle = 'rgb(120, 112, 108)';
+    ctx.fillRect(0.04 * W, 0.2 * H, 0.26 * W, 0.5 * H);
+  }
   ctx.fillStyle = 'rgb(40, 40, 60)';
   ctx.font = `bold ${Math.round(0.032 * W)}px DejaVu Sans`;
   ctx.fillText('RÉPUBLIQUE FRANÇAISE', 0.34 * W, 0.1 * H);
@@ -86,6 +92,7 @@ export async function renderIdCard(spec: CardSpec): Promise<Buffer> {
     }
   });
   if (spec.markBeforeFirstLine) ctx.fillText('I', 0.04 * W - pitch + 0.2 * pitch, base0);
+  if (spec.markBeforeLastLine) ctx.fillText('I', 0.04 * W - pitch + 0.2 * pitch, base0 + (spec.lines.length - 1) * gap);
   if (spec.microtext) {
     ctx.font = `${Math.round(fontPx * 0.28)}px DejaVu Sans`;
     ctx.fillStyle = 'rgb(90, 110, 100)';
