@@ -150,14 +150,20 @@ export async function rawOf(buf: Buffer): Promise<{ data: Buffer; w: number; h: 
   return { data, w: info.width, h: info.height };
 }
 
-/** Per-pixel map of an RGB image (f gets r, g, b and returns r, g, b), plus noise of amplitude `noise`. */
-/** Each pixel's colour mapped by f, plus deterministic noise of ± noise levels (the study's derived captures). */
-export async function mapRgb(buf: Buffer, f: (r: number, g: number, b: number) => [number, number, number], noise = 0): Promise<Buffer> {
+/**
+ * Each pixel's colour mapped by f (given r, g, b and the pixel's place x, y in a w × h image), plus deterministic noise
+ * of ± noise levels (the study's derived captures).
+ */
+export async function mapRgb(
+  buf: Buffer,
+  f: (r: number, g: number, b: number, x: number, y: number, w: number, h: number) => [number, number, number],
+  noise = 0,
+): Promise<Buffer> {
   const { data, w, h } = await rawOf(buf);
   const rnd = lcg(7);
   const out = Buffer.alloc(data.length);
   for (let i = 0; i < w * h; i++) {
-    const [r, g, b] = f(data[3 * i], data[3 * i + 1], data[3 * i + 2]);
+    const [r, g, b] = f(data[3 * i], data[3 * i + 1], data[3 * i + 2], i % w, Math.floor(i / w), w, h);
     const n = noise ? rnd() * 2 * noise : 0;
     out[3 * i] = Math.max(0, Math.min(255, Math.round(r + n)));
     out[3 * i + 1] = Math.max(0, Math.min(255, Math.round(g + n)));

@@ -102,6 +102,31 @@ export function checkDefs(format: MrzFormat): { individual: CheckDef[]; composit
   }
 }
 
+const CHECKED = new Map<MrzFormat, { positions: Pos[]; keys: Set<string> }>();
+
+function coverage(format: MrzFormat): { positions: Pos[]; keys: Set<string> } {
+  let c = CHECKED.get(format);
+  if (!c) {
+    const defs = checkDefs(format);
+    const keys = new Set<string>();
+    const positions: Pos[] = [];
+    for (const d of [...defs.individual, ...(defs.composite ? [defs.composite] : [])]) {
+      for (const p of [...d.field, d.digit]) {
+        const k = `${p[0]}:${p[1]}`;
+        if (!keys.has(k)) positions.push(p);
+        keys.add(k);
+      }
+    }
+    c = { positions, keys };
+    CHECKED.set(format, c);
+  }
+  return c;
+}
+
+/** Every position some check digit covers (its fields and the digits themselves), once each (also bench/mrz-study.ts). */
+export const checkedPositions = (format: MrzFormat): readonly Pos[] => coverage(format).positions;
+const checkedKeys = (format: MrzFormat): ReadonlySet<string> => coverage(format).keys;
+
 /**
  * State codes of ICAO 9303-3 (issuing states and nationalities): the `mrz` package's list (ICAO Doc 9303 part 3,
  * with the codes for organisations and British nationality classes), plus the ICAO specimen state and the codes for
@@ -338,8 +363,7 @@ const AMBIGUOUS = 0.1;
  * check-digit repair cannot turn a clear digit into a letter (a wrong number that happens to pass its check).
  */
 function numberContext(format: MrzFormat, layoutLines: string[], probs: Float32Array[][], allowed: string[][]): void {
-  const defs = checkDefs(format);
-  const checked = new Set([...defs.individual, ...(defs.composite ? [defs.composite] : [])].flatMap((c) => c.field.map(([l, i]) => `${l}:${i}`)));
+  const checked = checkedKeys(format);
   layoutLines.forEach((classes, l) => {
     let i = 0;
     while (i < classes.length) {
