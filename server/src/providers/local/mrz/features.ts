@@ -64,9 +64,11 @@ export function bentOffset(u: number, n: number, chirp: number): number {
   return (n * u) / (u + a * (n - u));
 }
 
-function pct(a: Float32Array, p: number): number {
+/** Percentiles `lo` and `hi` of `a` (one sort of a copy). */
+function pcts(a: Float32Array, lo: number, hi: number): [number, number] {
   const s = Float32Array.from(a).sort();
-  return s[Math.min(s.length - 1, Math.max(0, Math.round((s.length - 1) * p)))];
+  const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.round((s.length - 1) * p)))];
+  return [at(lo), at(hi)];
 }
 
 /** Raw (un-normalised) grey window of one cell, centred at (cx, cy). */
@@ -101,12 +103,12 @@ export function lineFeatures(img: Grey, g: LineGeom): Float32Array[] {
     raws.push(r);
     all.set(r, k * NFEAT);
   }
-  const lineBg = pct(all, 0.85);
-  const lineInk = pct(all, 0.02);
+  const [lineInk, lineBg] = pcts(all, 0.02, 0.85);
   const lineRange = Math.max(12, lineBg - lineInk);
   return raws.map((r) => {
-    const bg = Math.max(pct(r, 0.9), lineInk + 12);
-    const ink = Math.min(pct(r, 0.02), bg - 0.5 * lineRange);
+    const [cellInk, cellBg] = pcts(r, 0.02, 0.9);
+    const bg = Math.max(cellBg, lineInk + 12);
+    const ink = Math.min(cellInk, bg - 0.5 * lineRange);
     const inv = 1 / Math.max(8, bg - ink);
     const f = new Float32Array(NFEAT);
     for (let i = 0; i < NFEAT; i++) {

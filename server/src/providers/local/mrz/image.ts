@@ -76,30 +76,32 @@ function areaPass(src: Float32Array, dst: Float32Array, w: number, h: number, m:
   }
 }
 
-/** 1-D running max or min over a window of k = 2r+1 (van Herk / Gil-Werman: O(1) per sample). */
-function runLine(src: Float32Array, dst: Float32Array, off: number, stride: number, n: number, r: number, max: boolean, g: Float32Array, h: Float32Array): void {
+/**
+ * 1-D running max or min over a window of k = 2r+1 (van Herk / Gil-Werman: O(1) per sample), edge values repeated.
+ * The line is copied once into `pad` (its samples, strided in the source, then read contiguously).
+ */
+function runLine(src: Float32Array, dst: Float32Array, off: number, stride: number, n: number, r: number, max: boolean, pad: Float32Array, g: Float32Array, h: Float32Array): void {
   const k = 2 * r + 1;
-  // pad: indices -r..n-1+r, edge values repeat
   const m = n + 2 * r;
-  const at = (i: number) => src[off + Math.min(n - 1, Math.max(0, i - r)) * stride];
+  const first = src[off];
+  const last = src[off + (n - 1) * stride];
+  for (let i = 0; i < r; i++) pad[i] = first;
+  for (let i = 0, p = off; i < n; i++, p += stride) pad[r + i] = src[p];
+  for (let i = r + n; i < m; i++) pad[i] = last;
   for (let b = 0; b < m; b += k) {
     const e = Math.min(m, b + k);
-    g[b] = at(b);
-    for (let i = b + 1; i < e; i++) {
-      const v = at(i);
-      g[i] = max ? (v > g[i - 1] ? v : g[i - 1]) : v < g[i - 1] ? v : g[i - 1];
-    }
-    h[e - 1] = at(e - 1);
-    for (let i = e - 2; i >= b; i--) {
-      const v = at(i);
-      h[i] = max ? (v > h[i + 1] ? v : h[i + 1]) : v < h[i + 1] ? v : h[i + 1];
-    }
+    let acc = pad[b];
+    g[b] = acc;
+    if (max) for (let i = b + 1; i < e; i++) g[i] = acc = pad[i] > acc ? pad[i] : acc;
+    else for (let i = b + 1; i < e; i++) g[i] = acc = pad[i] < acc ? pad[i] : acc;
+    acc = pad[e - 1];
+    h[e - 1] = acc;
+    if (max) for (let i = e - 2; i >= b; i--) h[i] = acc = pad[i] > acc ? pad[i] : acc;
+    else for (let i = e - 2; i >= b; i--) h[i] = acc = pad[i] < acc ? pad[i] : acc;
   }
-  for (let i = 0; i < n; i++) {
-    const a = h[i];
-    const c = g[i + 2 * r];
-    dst[off + i * stride] = max ? (a > c ? a : c) : a < c ? a : c;
-  }
+  const r2 = 2 * r;
+  if (max) for (let i = 0, p = off; i < n; i++, p += stride) { const a = h[i], c = g[i + r2]; dst[p] = a > c ? a : c; }
+  else for (let i = 0, p = off; i < n; i++, p += stride) { const a = h[i], c = g[i + r2]; dst[p] = a < c ? a : c; }
 }
 
 /** Separable max (dilate: grow bright) or min (erode) filter with a kx x ky rectangle (odd sizes). */
@@ -108,11 +110,13 @@ function rankFilter(src: Float32Array, w: number, h: number, kx: number, ky: num
   const out = new Float32Array(w * h);
   const rx = kx >> 1;
   const ry = ky >> 1;
-  const g = new Float32Array(Math.max(w, h) + 2 * Math.max(rx, ry) + 1);
-  const hh = new Float32Array(g.length);
-  if (rx > 0) for (let y = 0; y < h; y++) runLine(src, tmp, y * w, 1, w, rx, max, g, hh);
+  const len = Math.max(w, h) + 2 * Math.max(rx, ry) + 1;
+  const pad = new Float32Array(len);
+  const g = new Float32Array(len);
+  const hh = new Float32Array(len);
+  if (rx > 0) for (let y = 0; y < h; y++) runLine(src, tmp, y * w, 1, w, rx, max, pad, g, hh);
   else tmp.set(src);
-  if (ry > 0) for (let x = 0; x < w; x++) runLine(tmp, out, x, w, h, ry, max, g, hh);
+  if (ry > 0) for (let x = 0; x < w; x++) runLine(tmp, out, x, w, h, ry, max, pad, g, hh);
   else out.set(tmp);
   return out;
 }
