@@ -30,7 +30,7 @@ import { inspectFile } from '../server/src/domain/intake/inspect.ts';
 import { ApiError } from '../server/src/errors.ts';
 import { createLocalProvider, type LocalProviderOptions } from '../server/src/providers/local/index.ts';
 import type { ReadInput, Reading } from '../server/src/providers/types.ts';
-import { allocatorEnv, allocatorNote, cleanup, freshDatabase, liveAccount, peakRss, ROOT, startServer, tempDir } from './lib/server.ts';
+import { ALLOCATOR_ENV, allocatorEnv, allocatorNote, cleanup, freshDatabase, liveAccount, peakRss, ROOT, startServer, tempDir } from './lib/server.ts';
 
 const SETS = resolve(ROOT, '../shared/testdata');
 const DEV = join(SETS, 'documents-dev');
@@ -150,6 +150,12 @@ async function read(rel: string): Promise<{ reading: Reading; ms: number; cpuMs:
   const c = process.cpuUsage(c0);
   return { reading, ms, cpuMs: (c.user + c.system) / 1000, stages };
 }
+
+/** The glibc allocator variables this process was started with (they apply to the per-kind part; the server part sets its own). */
+const ownAllocator = () => {
+  const set = Object.keys(ALLOCATOR_ENV).filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
+  return set.length ? set.join(' ') : "glibc's defaults";
+};
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -323,6 +329,7 @@ try {
       `Run \`node bench/reading-speed.ts\` (commit ${execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim()}${execSync('git status --porcelain server/src', { cwd: ROOT }).toString().trim() ? ' with uncommitted changes' : ''}, ${new Date().toISOString().slice(0, 16)}Z): ${rows.length} files read one at a time in ${(wall / 1000).toFixed(0)} s${limit === Infinity ? '' : ` (a sample: ${limit} files of each kind, spread over its list, --limit ${limit})`}.${refused.length ? ` Refused at intake (422, no reading, not timed): ${refused.join(', ')}.` : ''}`,
       `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, **busy with other engineers' work** (load average ${load0} at start, ` +
         `${loadavg().map((x) => x.toFixed(2)).join(' ')} at the end): seconds are upper bounds. Readers ${[...config.liveReaders].join(', ')}; OCR languages ${config.ocrLanguages.join('+')}; ` +
+        `this process's allocator: ${ownAllocator()}; ` +
         '`createLocalProvider`, concurrency 1, engines warm (an MRZ photo, a text PDF and a receipt read first, not counted), wall seconds per `read()`; ' +
         'CPU seconds are the whole process\'s (OCR worker threads included) during the reading: on a loaded machine they, not the wall seconds, say what a reading costs.',
       '',
