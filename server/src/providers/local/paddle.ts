@@ -78,12 +78,21 @@ function workerExecArgv(): string[] {
   return out;
 }
 
+/**
+ * The PP-OCR thread's young generation, MB. What the thread allocates is mostly typed arrays (pixels, tensors: outside
+ * the V8 heap) and short-lived small objects; V8's default nursery (up to 16 MB a semi-space) only holds memory.
+ * 8 live readings at once in one server peaked at 758-800 MB with 4 MB against 795-894 MB with the default, the
+ * burst no slower (bench/results/reading-speed.md, session 17).
+ */
+const YOUNG_GENERATION_MB = 4;
+
 function startThread(): Thread {
   const cancel = new SharedArrayBuffer(4);
   const worker = new Worker(new URL('./paddle-worker.ts', import.meta.url), {
     name: 'cotejo-pp-ocr',
     execArgv: workerExecArgv(),
     workerData: { cancel } satisfies PaddleWorkerData,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
   const exited = Promise.withResolvers<void>();
   const t: Thread = { worker, cancel: new Int32Array(cancel), exited: exited.promise };
