@@ -4,7 +4,7 @@
  * The training script (scripts/mrz-model/train.ts) calls the same function on synthetic lines, so training and
  * reading see cells made the same way.
  */
-import { sample, type Grey } from './image.ts';
+import { percentiles, sample, type Grey } from './image.ts';
 
 export const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ<';
 export const FW = 16;
@@ -64,13 +64,6 @@ export function bentOffset(u: number, n: number, chirp: number): number {
   return (n * u) / (u + a * (n - u));
 }
 
-/** Percentiles `lo` and `hi` of `a` (one sort of a copy). */
-function pcts(a: Float32Array, lo: number, hi: number): [number, number] {
-  const s = Float32Array.from(a).sort();
-  const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.round((s.length - 1) * p)))];
-  return [at(lo), at(hi)];
-}
-
 /** Raw (un-normalised) grey window of one cell, centred at (cx, cy). */
 function rawCell(img: Grey, g: LineGeom, cx: number, cy: number, scale: number, along: number, out: Float32Array): void {
   const sx = (WIN_W * g.pitch * along) / FW;
@@ -103,10 +96,10 @@ export function lineFeatures(img: Grey, g: LineGeom): Float32Array[] {
     raws.push(r);
     all.set(r, k * NFEAT);
   }
-  const [lineInk, lineBg] = pcts(all, 0.02, 0.85);
+  const [lineInk, lineBg] = percentiles(all, 0.02, 0.85);
   const lineRange = Math.max(12, lineBg - lineInk);
   return raws.map((r) => {
-    const [cellInk, cellBg] = pcts(r, 0.02, 0.9);
+    const [cellInk, cellBg] = percentiles(r, 0.02, 0.9);
     const bg = Math.max(cellBg, lineInk + 12);
     const ink = Math.min(cellInk, bg - 0.5 * lineRange);
     const inv = 1 / Math.max(8, bg - ink);

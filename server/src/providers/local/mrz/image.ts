@@ -182,10 +182,10 @@ export function otsu(values: Float32Array): number {
   return thr;
 }
 
-export function percentile(values: ArrayLike<number>, p: number): number {
-  const a = Float32Array.from(values as ArrayLike<number>).sort();
-  if (a.length === 0) return 0;
-  return a[Math.min(a.length - 1, Math.max(0, Math.round((a.length - 1) * p)))];
+/** Percentiles `ps` (0..1, nearest rank) of `values`, from one sort of a copy; 0 for no values. */
+export function percentiles(values: ArrayLike<number>, ...ps: number[]): number[] {
+  const a = Float32Array.from(values).sort();
+  return ps.map((p) => (a.length === 0 ? 0 : a[Math.min(a.length - 1, Math.max(0, Math.round((a.length - 1) * p)))]));
 }
 
 /** A connected component with its second moments. */
