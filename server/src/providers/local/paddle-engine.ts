@@ -85,7 +85,7 @@ export async function releaseEngine(e: Engine): Promise<void> {
   await Promise.all([e.detSession.release(), e.recSession.release()]).catch(() => undefined);
 }
 
-interface Char {
+export interface Char {
   text: string;
   /** Step of the recogniser's output where the character is read (its position in the crop). */
   step: number;
@@ -211,36 +211,11 @@ export function ctcDecode(logits: Float32Array, steps: number, classes: number, 
 
 type Word = { text: string; bbox: Box; confidence: number };
 
-/**
- * Words of one box: split at the spaces the recogniser emits and where two characters stand further apart than
- * the box's usual character pitch allows (a space the `ch` model left out); each word's box spans its characters'
- * positions along the box.
- */
+/** Words of one box (`groupChars`), each with a box that spans its characters' positions along the box. */
 function wordsOf(r: { box: PaddleBox; chars: Char[]; steps: number }, page: RgbPage): Word[] {
   const { chars, box } = r;
   const visible = chars.filter((c) => c.text !== ' ');
-  // Usual pitch between neighbouring characters of this box, in steps.
-  const gaps: number[] = [];
-  for (let i = 1; i < chars.length; i++) if (chars[i].text !== ' ' && chars[i - 1].text !== ' ') gaps.push(chars[i].step - chars[i - 1].step);
-  gaps.sort((a, b) => a - b);
-  const pitch = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)] : 2;
-  const groups: Char[][] = [];
-  let cur: Char[] = [];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i];
-    if (c.text === ' ') {
-      if (cur.length) groups.push(cur);
-      cur = [];
-      continue;
-    }
-    const prev = cur.at(-1);
-    if (prev && c.step - prev.step >= Math.max(pitch * 2, pitch + 3) && splittable(prev.text, c.text)) {
-      groups.push(cur);
-      cur = [];
-    }
-    cur.push(c);
-  }
-  if (cur.length) groups.push(cur);
+  const { groups, pitch } = groupChars(chars);
   if (visible.length === 0) return [];
   const [x0, y0, x1, y1] = extent(box);
   const span = Math.max(1, r.steps);
@@ -258,6 +233,51 @@ function wordsOf(r: { box: PaddleBox; chars: Char[]; steps: number }, page: RgbP
       confidence: clamp01(g.reduce((s, c) => s + c.p, 0) / g.length),
     };
   });
+}
+
+/**
+ * The characters of one box grouped into words: split at the spaces the recogniser emits, where two characters stand
+ * further apart than the box's usual pitch allows (a space the `ch` model left out), and where it glued a label to
+ * its neighbours (`glued`). Also the pitch: the median distance of neighbouring characters, in output steps.
+ */
+export function groupChars(chars: readonly Char[]): { groups: Char[][]; pitch: number } {
+  const gaps: number[] = [];
+  for (let i = 1; i < chars.length; i++) if (chars[i].text !== ' ' && chars[i - 1].text !== ' ') gaps.push(chars[i].step - chars[i - 1].step);
+  gaps.sort((a, b) => a - b);
+  const pitch = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)] : 2;
+  const groups: Char[][] = [];
+  let cur: Char[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    if (c.text === ' ') {
+      if (cur.length) groups.push(cur);
+      cur = [];
+      continue;
+    }
+    const prev = cur.at(-1);
+    if (prev && ((c.step - prev.step >= Math.max(pitch * 2, pitch + 3) && splittable(prev.text, c.text)) || glued(chars, i))) {
+      groups.push(cur);
+      cur = [];
+    }
+    cur.push(c);
+  }
+  if (cur.length) groups.push(cur);
+  return { groups, pitch };
+}
+
+/**
+ * Where the recogniser glued a label to its neighbours, whatever the gap: a number sign to the word before it and to
+ * the number after it (`Facturen°2022` is `Facture n° 2022`, `FactureN:2024-03` is `Facture N: 2024-03`), and a
+ * word's colon to its value (`Date:2mars` is `Date: 2mars`). Never inside a time or an amount (`12:30`) or an
+ * address (`https://`): the colon's split needs a letter before it and a letter, digit or bracket after it.
+ */
+function glued(chars: readonly Char[], i: number): boolean {
+  const at = (k: number) => chars[k]?.text ?? '';
+  const [b2, b1, c, n1] = [at(i - 2), at(i - 1), at(i), at(i + 1)];
+  if (/[°º]/.test(b1) && /\d/.test(c)) return true;
+  if (b1 === ':' && /\p{L}/u.test(b2) && /[\p{L}\p{N}(]/u.test(c)) return true;
+  if (c === 'n' && /[°º]/.test(n1) && /\p{L}/u.test(b1) && /\p{L}/u.test(b2)) return true;
+  return c === 'N' && /[°º:.#]/.test(n1) && /\p{Ll}/u.test(b1) && /\p{L}/u.test(b2);
 }
 
 /** A gap between letters or digits is a space; a gap around punctuation (`12 .50`, `( 3`) is not trusted to be one. */

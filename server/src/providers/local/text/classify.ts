@@ -44,7 +44,7 @@ interface TypeModel {
 
 /** Words of amounts that make a text look like an invoice (folded). */
 const TOTAL_WORDS =
-  /\b(total|totaal|totale|gesamt\w*|summe|importe|montant|amount due|grand total|subtotal|subtotaal|iva|vat|tva|btw|mwst|ust|gst|igst|cgst|sgst|tax|taxes|impuestos?|imposto|iva incluido|ttc|ht|netto|brutto|bedrag)\b/;
+  /\b(total|totaal|totale|gesamt\w*|summe|importe|montant|amount due|grand total|subtotal|subtotaal|iva|vat|tva|btw|mwst|ust|gst|igst|cgst|sgst|tax|taxes|taxe|taxa|impuestos?|imposto|moms|alv|kdv|ppn|sst|razem|suma|toplam|jumlah|iva incluido|ttc|ht|netto|brutto|bedrag)\b/;
 
 let MODELS: TypeModel[] | null = null;
 
@@ -70,6 +70,26 @@ const EXTRA_INVOICE_PHRASES = [
   // Chinese VAT invoices (fapiao): invoice, invoice number, date of issue, total with tax, seller, buyer.
   '发票', '增值税', '发票号码', '开票日期', '价税合计', '销售方', '购买方',
 ];
+
+/** What a totals block that adds up weighs for the invoice types (about a title word in the top of the page). */
+const TOTALS_ADD_UP = 1.5;
+
+/**
+ * Whether two amounts of the totals column add up to a third printed after them (net + tax = total, subtotal +
+ * shipping = total), all three positive and distinct, to the cent. The column's first 24 amounts are tried.
+ */
+export function sumsUp(column: readonly number[]): boolean {
+  const v = column.slice(0, 24);
+  for (let k = 2; k < v.length; k++) {
+    if (!(v[k] > 0)) continue;
+    for (let i = 0; i < k; i++) {
+      for (let j = i + 1; j < k; j++) {
+        if (v[i] > 0 && v[j] > 0 && v[i] !== v[j] && v[i] !== v[k] && v[j] !== v[k] && Math.abs(v[i] + v[j] - v[k]) < 0.005) return true;
+      }
+    }
+  }
+  return false;
+}
 
 /**
  * Types a till receipt is filed under: the catalogue has no till-receipt type, so a receipt is a proof of payment
@@ -160,10 +180,17 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
 
   // Cues from patterns.
   let invoiceCue = 0;
+  /** The last amount of each line that names a total, a subtotal or a tax (its value column), top to bottom. */
+  const totalsColumn: number[] = [];
   for (const l of lines) {
     if (!TOTAL_WORDS.test(l.fold)) continue;
-    if (findAmounts(l.fold, true).some((a) => a.decimals && !a.percent)) invoiceCue++;
+    const amounts = findAmounts(l.fold, true).filter((a) => a.decimals && !a.percent);
+    if (amounts.length > 0) {
+      invoiceCue++;
+      totalsColumn.push(amounts.at(-1)!.value);
+    }
   }
+  const totalsAddUp = sumsUp(totalsColumn);
   const hasIban = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}/.test(raw);
   // Structure: a till layout (item + amount rows, TOTAL / CASH / CHANGE lines, no customer block) is a receipt
   // even when it is titled "tax invoice" (Malaysian GST receipts are).
@@ -187,6 +214,10 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
       score += p.weight * Math.min(Math.sqrt(hits), 2) * (inHead ? 1.5 : 1);
     }
     if (model.invoiceLike && invoiceCue > 0) score += Math.min(invoiceCue, 4) * 0.75;
+    // A totals block that adds up (net + tax = total, to the cent) is a bill's own structure, in any language and
+    // whatever the OCR made of its title: it weighs about what the title word would. Not on a till's layout: a till
+    // receipt adds up too, and it is a receipt.
+    if (model.invoiceLike && totalsAddUp && !isReceipt) score += TOTALS_ADD_UP;
     if (model.bankLike && hasIban) score += 0.75;
     if (model.entry.type === 'payment_receipt' && paidCue > 0) score += Math.min(paidCue, 2) * 1.5;
     if (isReceipt) {

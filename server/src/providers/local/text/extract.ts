@@ -587,9 +587,10 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
       if (!v) {
         // A table's header row (`Description Qty Price Total`): the cell below is an item's, not the total.
         if (TABLE_HEADER.test(line.fold)) continue;
-        // Below the label only when the label ends its line or cell (a heading), not inside running text.
+        // Below the label only when the label ends its line or cell (a heading), not inside running text. A currency
+        // sign in brackets may follow it (`Total Due ($)`), which OCR often reads `(S)`.
         const cellRest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
-        if (!/^\s*[:\-–.]?\s*(\(?[€$£%]\)?)?\s*$/.test(cellRest)) continue;
+        if (!/^\s*[:\-–.]?\s*(\(?[€$£%]\)?|\([sS]\))?\s*$/.test(cellRest)) continue;
         const below = lineBelow(ctx, line);
         const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end), 'amount') : null;
         v = below && span ? valueIn(ctx, 'amount', below, span.start, span.end) : null;

@@ -1,0 +1,116 @@
+/**
+ * Invoices photographed or scanned (issue #28, bench/invoice-scans.ts): what OCR does to a page that its text layer
+ * did not. PP-OCR glues a label to its neighbours (`Facturen°2022030201155`, `FactureN:2024`, `Date:2mars`), and a
+ * title set in large or spaced letters is often lost; a totals block that adds up still says "a bill".
+ */
+import { describe, expect, it } from 'vitest';
+import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { groupChars, type Char } from '../../../server/src/providers/local/paddle-engine.ts';
+import { classifyText, sumsUp } from '../../../server/src/providers/local/text/classify.ts';
+import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
+import { left, page } from './support-text.ts';
+
+/** Characters as the recogniser gives them: `text` evenly pitched (3 steps), a space where it emitted one. */
+const chars = (text: string): Char[] => [...text].map((t, i) => ({ text: t, step: 3 * i, p: 0.95 }));
+const words = (text: string) => groupChars(chars(text)).groups.map((g) => g.map((c) => c.text).join(''));
+
+describe('PP-OCR words: labels glued to their neighbours are parted', () => {
+  it('parts a number sign from the word before it and from the number after it', () => {
+    expect(words('Facturen°2022030201155')).toEqual(['Facture', 'n°', '2022030201155']);
+    expect(words('FactureN:2024-03-10t172205')).toEqual(['Facture', 'N:', '2024-03-10t172205']);
+    expect(words('Nº123')).toEqual(['Nº', '123']);
+    expect(words('InvoiceN#42')).toEqual(['Invoice', 'N#42']);
+  });
+  it('parts a word\'s colon from its value, never a time, an amount or an address', () => {
+    expect(words('Date:2mars')).toEqual(['Date:', '2mars']);
+    expect(words('Total:(EUR)')).toEqual(['Total:', '(EUR)']);
+    expect(words('12:30')).toEqual(['12:30']);
+    expect(words('https://example.com')).toEqual(['https://example.com']);
+    expect(words('1.234,56')).toEqual(['1.234,56']);
+  });
+  it('leaves words that only end in n or N alone', () => {
+    expect(words('Description:')).toEqual(['Description:']);
+    expect(words('Designation')).toEqual(['Designation']);
+    expect(words('LONDON.')).toEqual(['LONDON.']);
+    expect(words('SumN')).toEqual(['SumN']);
+  });
+  it('still parts words at the spaces the recogniser emits and at wide gaps', () => {
+    expect(words('Gandi SAS')).toEqual(['Gandi', 'SAS']);
+    const wide: Char[] = [...'Total', ...'109,97'].map((t, i) => ({ text: t, step: 3 * i + (i >= 5 ? 9 : 0), p: 0.9 }));
+    expect(groupChars(wide).groups.map((g) => g.map((c) => c.text).join(''))).toEqual(['Total', '109,97']);
+  });
+});
+
+describe('a totals block that adds up', () => {
+  it('finds two amounts of the column that add up to a later third, to the cent', () => {
+    expect(sumsUp([91.64, 18.33, 109.97])).toBe(true);
+    expect(sumsUp([720, 54.7, 12, 774.7])).toBe(true);
+    expect(sumsUp([1.0, 0.19, 1.19])).toBe(true);
+    expect(sumsUp([100, 20, 119.99])).toBe(false);
+    // the total before its parts, or repeated amounts, are no sum
+    expect(sumsUp([109.97, 91.64, 18.33])).toBe(false);
+    expect(sumsUp([10, 10, 20])).toBe(false);
+    expect(sumsUp([5, 5])).toBe(false);
+  });
+
+  it('classifies a scanned invoice whose title OCR lost as an invoice, sure enough to read its fields', () => {
+    // A French invoice as PP-OCR reads its scan: the title glued into the number line and lost, the totals clear.
+    const lines = page([
+      [[0.16, 'andi.net']],
+      [[0.53, 'Statut: payee']],
+      [[0.53, 'Date: 2 mars 2022']],
+      [[0.08, 'De:'], [0.53, 'Pour:']],
+      [[0.08, 'Gandi SAS'], [0.53, 'Squilik']],
+      [[0.08, 'Produit'], [0.33, 'Description'], [0.6, 'Taxes'], [0.85, 'Prix']],
+      [[0.08, 'site1.com'], [0.33, 'Renouvellement 1an'], [0.6, '20%'], [0.85, '12,00']],
+      [[0.08, 'site2.fr'], [0.33, 'Renouvellement 1an'], [0.6, '20%'], [0.85, '13,91']],
+      [[0.55, 'Sous-total'], [0.85, '91,64']],
+      [[0.55, 'Taxe sur la valeur ajoutee 20%'], [0.85, '18,33']],
+      [[0.55, 'Total(EUR)'], [0.85, '109,97']],
+    ]);
+    const c = classifyText(lines);
+    expect(c.candidates[0].type).toBe('invoice');
+    // the local provider's floor for reading fields (providers/local/index.ts EXTRACT_FLOOR)
+    expect(c.candidates[0].confidence).toBeGreaterThanOrEqual(0.3);
+    const f = extractFields(getEntry('invoice')!, lines, []);
+    expect(f.total_amount?.value).toBe(109.97);
+    // The same page whose amounts do not add up is less sure: the sum is what spoke.
+    const off = lines.map((l) => (l.text.endsWith('109,97') ? { ...l, text: l.text.replace('109,97', '119,97'), words: l.words!.map((w) => (w.text === '109,97' ? { ...w, text: '119,97' } : w)) } : l));
+    expect(classifyText(off).candidates[0].confidence).toBeLessThan(c.candidates[0].confidence);
+  });
+
+  it('a till receipt that adds up stays a receipt', () => {
+    const lines = left([
+      'SUPERMERCADO EL SOL',
+      'C/ Mayor 1, Madrid',
+      '12/03/2024 18:22',
+      'PAN 1,20',
+      'LECHE 0,95',
+      'HUEVOS 2,30',
+      'SUBTOTAL 4,45',
+      'IVA 10% 0,44',
+      'TOTAL 4,89',
+      'EFECTIVO 10,00',
+      'CAMBIO 5,11',
+      'GRACIAS POR SU VISITA',
+    ]);
+    expect(classifyText(lines).candidates[0].type).not.toMatch(/^(invoice|es_invoice)$/);
+  });
+});
+
+describe('a total whose currency sign OCR misread', () => {
+  it('reads the amount below `Total Due (S)` (a `($)` read as `(S)`), as below `Total Due ($)`', () => {
+    for (const label of ['Total Due($)', 'Total Due(S)', 'Total Due (S)']) {
+      const lines = page([
+        [[0.05, 'INVOICE']],
+        [[0.05, 'Invoice Number: 7'], [0.6, 'Date: 2019-01-26']],
+        [[0.05, 'Design work'], [0.6, '40.00']],
+        [[0.05, 'Review'], [0.6, '25.33']],
+        [[0.6, label]],
+        [[0.6, '65.33']],
+      ]);
+      expect(extractFields(getEntry('invoice')!, lines, []).total_amount?.value, label).toBe(65.33);
+    }
+  });
+});
+
