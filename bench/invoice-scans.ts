@@ -118,6 +118,12 @@ if (dumpDir) mkdirSync(dumpDir, { recursive: true });
 for (const d of docs) {
   const bytes = new Uint8Array(readFileSync(d.path));
   const name = basename(d.path);
+  // A PDF intake refuses (Mustang's invalidPDF.pdf) has no page to photograph.
+  const refused = await inspectFile(bytes, 'application/pdf', { maxPages: 200 }).then(() => null, (err: Error) => err.message);
+  if (refused) {
+    process.stderr.write(`${name}: refused by intake (${refused}), skipped\n`);
+    continue;
+  }
   // The captures are of page 1: a check of a longer invoice is scored on them only when page 1 prints its value
   // (its text layer holds the total's digits, the raw date, the number or the VAT id).
   const first = await readPdf(bytes, { maxPages: 1 });

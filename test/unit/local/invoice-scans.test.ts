@@ -114,3 +114,21 @@ describe('a total whose currency sign OCR misread', () => {
   });
 });
 
+
+describe('an invoice number with the next word glued to it', () => {
+  it('cuts the word OCR glued after the number, and keeps ids that carry small letters of their own', async () => {
+    const { unglued } = await import('../../../server/src/providers/local/text/extract.ts');
+    expect(unglued('RE-20171118/506von18.11.2017')).toBe('RE-20171118/506');
+    expect(unglued('562044387du02Juillet2015')).toBe('562044387');
+    expect(unglued('RE-20200620/508issued')).toBe('RE-20200620/508');
+    expect(unglued('2024-03-10t172205')).toBe('2024-03-10t172205');
+    expect(unglued('Weena664')).toBe('Weena664');
+    expect(unglued('INV/2023/03/0008')).toBe('INV/2023/03/0008');
+  });
+  it('reads the number of `Rechnung RE-20171118/506von18.11.2017` and of `Facture n°562044387du02Juillet2015`', () => {
+    const de = page([[[0.05, 'Rechnung RE-20171118/506von18.11.2017']], [[0.05, 'Summe netto 100,00']], [[0.05, 'Gesamtbetrag 119,00 EUR']]]);
+    expect(extractFields(getEntry('invoice')!, de, []).invoice_number?.value).toBe('RE-20171118/506');
+    const fr = page([[[0.05, 'Facture n° 562044387du02Juillet2015']], [[0.05, 'Total TTC 29,99 €']]]);
+    expect(extractFields(getEntry('invoice')!, fr, []).invoice_number?.value).toBe('562044387');
+  });
+});

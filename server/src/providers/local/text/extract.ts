@@ -476,6 +476,7 @@ function valueIn(ctx: Ctx, kind: Kind, line: Line, start: number, end: number): 
       SERIES_NUMBER.exec(text.slice(pre.length)) ??
       /^(#?[A-Z0-9](?:[A-Za-z0-9/_.\-]{0,38}[A-Za-z0-9])?)(?=$|[\s,;)]|\.(?:\s|$))/.exec(text.slice(pre.length));
     if (!mm || !/\d/.test(mm[1]) || isLabel(mm[1])) return null;
+    mm[1] = unglued(mm[1]);
     const s = from + pre.length;
     // Not a date or an amount with its currency.
     // Not a date (`Invoice ID: 2024-03-10t172205` is an id that starts with one: the token runs on past the date).
@@ -667,6 +668,16 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
 }
 
 /**
+ * An id without the word OCR glued to it (PP-OCR leaves out narrow spaces): `RE-20171118/506von18.11.2017` is
+ * `RE-20171118/506` (`… von 18.11.2017`), `562044387du02Juillet2015` is `562044387`, `RE-20200620/508issued` is
+ * `RE-20200620/508`. Only where the id has no small letter of its own before a run of two or more after a digit: an id
+ * that carries small letters (`2024-03-10t172205`, `Weena664`) is kept whole.
+ */
+export function unglued(id: string): string {
+  return /^([^\p{Ll}]*?\d)\p{Ll}{2,}/u.exec(id)?.[1] ?? id;
+}
+
+/**
  * The invoice's number, by label-value layout, surest rule first: a specific label (`Invoice No.`, `Nº factura`,
  * `Rechnungsnummer`, `Numer faktury`...) with the value right of it or below it in its column; the document's word
  * followed by an id (`Facture n°562044387`, `Rechnung 2024-023`); the title word alone (`FACTURA`, `INVOICE`) with
@@ -691,6 +702,7 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
       const mm = /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38}[A-Za-z0-9])(?=\s|$)/u.exec(after);
       if (!mm || !/\d/.test(mm[1])) continue;
       const s = m.index! + m[0].length + mm[0].length - mm[1].length;
+      mm[1] = unglued(mm[1]);
       // A date-shaped id after a number sign (`Invoice #2015-11-04`) is the number; without one it is a date.
       if (!numberSigned(line, s) && ctx.dates[line.index].some((d) => s >= d.start && s < d.end)) continue;
       if (ctx.amounts[line.index].some((a) => s >= a.start && s < a.end && (a.currency || a.decimals))) continue;
