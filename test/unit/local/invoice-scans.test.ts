@@ -132,3 +132,22 @@ describe('an invoice number with the next word glued to it', () => {
     expect(extractFields(getEntry('invoice')!, fr, []).invoice_number?.value).toBe('562044387');
   });
 });
+
+describe('a Dutch invoice photographed: its number label misread, the letterhead beside the title', () => {
+  it('reads `Facturnummer` (one `u`) as the number label, and never the address in the title row\'s next column', () => {
+    const lines = page([
+      [[0.05, 'Coolblue B.V.']],
+      [[0.05, 'FACTUUR.'], [0.6, 'Weena664']],
+      [[0.6, '3012CN Rotterdam']],
+      [[0.05, 'Facturnummer: 993548900'], [0.6, 'BIC INGBNL2A']],
+      [[0.05, 'Factuurdatum: 19 april 2014']],
+      [[0.05, 'Subtotaal'], [0.8, '593,36']],
+      [[0.05, 'BTW 21%'], [0.8, '124,61']],
+      [[0.05, 'Totaal'], [0.8, '717,97']],
+    ]);
+    expect(extractFields(getEntry('invoice')!, lines, []).invoice_number?.value).toBe('993548900');
+    // Without a number label at all, the address is still not taken for the number.
+    const unlabelled = lines.filter((l) => !l.text.startsWith('Facturnummer'));
+    expect(extractFields(getEntry('invoice')!, unlabelled, []).invoice_number?.value ?? null).not.toBe('Weena664');
+  });
+});

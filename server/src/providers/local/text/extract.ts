@@ -129,7 +129,9 @@ const L = {
   ],
   invoice_number: [
     // OCR reads `INVOICE NO` as `INV0ICE N0`, `1NVOICE NO`.
-    '[il1]nv[o0][il1]ce ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)', 'factuurnummer', 'factuurnr\\.?', 'factuur (nummer|nr\\.?)',
+    '[il1]nv[o0][il1]ce ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)',
+    // Dutch `Factuurnummer`, which OCR also reads with one `u` (`Facturnummer`).
+    'factu{1,2}r ?nummer', 'factu{1,2}rnr\\.?', 'factu{1,2}r (nummer|nr\\.?)',
     'rechnungsnummer', 'rechnungs-? ?(nr\\.?|nummer)', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
     're\\.? ?-? ?nr\\.?', 'rg\\.? ?-? ?nr\\.?', 'beleg ?-? ?(nr\\.?|nummer)', 'factura (numero|nro\\.?|num\\.?)',
     'n[°o.]{0,3} ?(da|de) fatura', 'nota fiscal( (eletronica|de servicos?))?( n[°o.]{0,3})?', 'nf-?e( n[°o.]{0,3})?', 'nfs-?e( n[°o.]{0,3})?',
@@ -702,6 +704,10 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
       const mm = /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38}[A-Za-z0-9])(?=\s|$)/u.exec(after);
       if (!mm || !/\d/.test(mm[1])) continue;
       const s = m.index! + m[0].length + mm[0].length - mm[1].length;
+      // In the word's own cell: a title's cell then, across a wide gap, the letterhead's next column (`FACTUUR.`
+      // … `Weena 664`, an address) is no `word id`.
+      const cell = line.cells.find((c) => c.start <= m.index! && c.end >= m.index! + m[0].length);
+      if (cell && s >= cell.end) continue;
       mm[1] = unglued(mm[1]);
       // A date-shaped id after a number sign (`Invoice #2015-11-04`) is the number; without one it is a date.
       if (!numberSigned(line, s) && ctx.dates[line.index].some((d) => s >= d.start && s < d.end)) continue;
@@ -732,7 +738,8 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
     const last = line.cells[line.cells.length - 1];
     if (!line.cells.slice(0, -1).some((c) => titled.test(line.fold.slice(c.start, c.end).trim()))) continue;
     const mm = /^(?:#|n[°oº]\.?|no\.?|nr\.?)?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38})$/u.exec(line.text.slice(last.start, last.end).trim());
-    if (!mm || !/\d/.test(mm[1])) continue;
+    // A word of small letters with a number glued on (`Weena664`, `Hauptstr12`: the letterhead's street) is no id.
+    if (!mm || !/\d/.test(mm[1]) || /\p{Ll}{3,}/u.test(mm[1])) continue;
     const s = line.text.indexOf(mm[1], last.start);
     if (ctx.dates[line.index].some((d) => s < d.end && s + mm[1].length > d.start)) continue;
     if (ctx.amounts[line.index].some((a) => s < a.end && s + mm[1].length > a.start && (a.currency || a.decimals))) continue;
