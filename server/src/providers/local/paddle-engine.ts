@@ -267,16 +267,17 @@ export function groupChars(chars: readonly Char[]): { groups: Char[][]; pitch: n
 
 /**
  * Where the recogniser glued a label to its neighbours, whatever the gap: a number sign to the word before it and to
- * the number after it (`Facturen°2022` is `Facture n° 2022`, `FactureN:2024-03` is `Facture N: 2024-03`), and a
+ * what follows it (`Facturen°2022` is `Facture n° 2022`, `FACTUREN°:` is `FACTURE N°:`, `N°DECLIENT` is `N° DECLIENT`,
+ * `FactureN:2024-03` is `Facture N: 2024-03`), and a
  * word's colon to its value (`Date:2mars` is `Date: 2mars`). Never inside a time or an amount (`12:30`) or an
  * address (`https://`): the colon's split needs a letter before it and a letter, digit or bracket after it.
  */
 function glued(chars: readonly Char[], i: number): boolean {
   const at = (k: number) => chars[k]?.text ?? '';
   const [b2, b1, c, n1] = [at(i - 2), at(i - 1), at(i), at(i + 1)];
-  if (/[°º]/.test(b1) && /\d/.test(c)) return true;
+  if (/[°º]/.test(b1) && /[\p{L}\p{N}]/u.test(c)) return true;
   if (b1 === ':' && /\p{L}/u.test(b2) && /[\p{L}\p{N}(]/u.test(c)) return true;
-  if (c === 'n' && /[°º]/.test(n1) && /\p{L}/u.test(b1) && /\p{L}/u.test(b2)) return true;
+  if ((c === 'n' || c === 'N') && /[°º]/.test(n1) && /\p{L}/u.test(b1) && /\p{L}/u.test(b2)) return true;
   return c === 'N' && /[°º:.#]/.test(n1) && /\p{Ll}/u.test(b1) && /\p{L}/u.test(b2);
 }
 
