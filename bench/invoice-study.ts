@@ -20,8 +20,8 @@ import { createLocalProvider } from '../server/src/providers/local/index.ts';
 import { decodeImage, type ImageMime } from '../server/src/providers/local/image.ts';
 import { ocrPage, terminateOcr } from '../server/src/providers/local/ocr.ts';
 import { readPdf } from '../server/src/providers/local/pdf.ts';
-import type { ReadInput, Reading } from '../server/src/providers/types.ts';
-import { normaliseDate, normaliseId, sameAmount, sameVatId } from './lib/dev-scoring.ts';
+import type { ReadInput } from '../server/src/providers/types.ts';
+import { invoiceChecks } from './lib/dev-scoring.ts';
 
 interface Truth { number?: string | null; issue_date?: string | null; total?: number | null; seller_vat_id?: string | null; type?: 'any' }
 
@@ -58,10 +58,6 @@ const truth = JSON.parse(readFileSync(args[0]!, 'utf8')) as Record<string, Truth
 const config = loadConfig();
 const provider = createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, ocrEngine: config.ocrEngine, concurrency: 1, logger: createLogger('silent'), budgetScale: 3 })!;
 
-const value = (r: Reading, ...names: string[]): unknown => {
-  for (const n of names) if (r.fields[n] && r.fields[n].value !== null && r.fields[n].value !== undefined) return r.fields[n].value;
-  return null;
-};
 const totals: Record<string, [number, number]> = {};
 const tally = (check: string, ok: boolean) => {
   const t = (totals[check] ??= [0, 0]);
@@ -89,15 +85,7 @@ for (const f of args.slice(1)) {
     tally('type', isInvoice);
     if (!isInvoice) misses.push(`type ${type}`);
   }
-  const checks: Array<[string, unknown, unknown, (a: unknown, b: unknown) => boolean]> = [
-    ['total', value(r, 'total_amount', 'amount'), t.total, sameAmount],
-    ['date', value(r, 'issue_date', 'payment_date'), t.issue_date, (a, b) => normaliseDate(a) === b],
-    ['number', value(r, 'invoice_number', 'reference'), t.number, (a, b) => normaliseId(a) !== null && normaliseId(a) === normaliseId(b)],
-    ['vat', value(r, 'issuer_tax_id'), t.seller_vat_id, sameVatId],
-  ];
-  for (const [check, got, want, same] of checks) {
-    if (want === null || want === undefined) continue;
-    const ok = same(got, want);
+  for (const { check, ok, got, want } of invoiceChecks(r, t)) {
     tally(check, ok);
     if (!ok) misses.push(`${check}: read ${JSON.stringify(got)}, truth ${JSON.stringify(want)}`);
   }

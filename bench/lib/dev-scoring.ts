@@ -174,3 +174,32 @@ export const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
 };
+
+/** The first of `names` a reading filled (`total_amount`, else `amount`...), or null. */
+export function fieldValue(r: { fields: Record<string, { value: unknown } | undefined> }, ...names: string[]): unknown {
+  for (const n of names) {
+    const v = r.fields[n]?.value;
+    if (v !== null && v !== undefined) return v;
+  }
+  return null;
+}
+
+export type InvoiceCheck = 'total' | 'date' | 'number' | 'vat';
+
+/**
+ * An invoice reading's total, issue date, number and seller VAT id against a truth written by hand (the invoice
+ * studies, bench/invoice-study.ts and bench/invoice-scans.ts): the dev bench's comparisons; a truth left out or null
+ * is not scored.
+ */
+export function invoiceChecks(
+  r: { fields: Record<string, { value: unknown } | undefined> },
+  t: { total?: unknown; issue_date?: unknown; number?: unknown; seller_vat_id?: unknown },
+): Array<{ check: InvoiceCheck; ok: boolean; got: unknown; want: unknown }> {
+  const rows: Array<[InvoiceCheck, unknown, unknown, (a: unknown, b: unknown) => boolean]> = [
+    ['total', fieldValue(r, 'total_amount', 'amount'), t.total, sameAmount],
+    ['date', fieldValue(r, 'issue_date', 'payment_date'), t.issue_date, (a, b) => normaliseDate(a) === b],
+    ['number', fieldValue(r, 'invoice_number', 'reference'), t.number, (a, b) => normaliseId(a) !== null && normaliseId(a) === normaliseId(b)],
+    ['vat', fieldValue(r, 'issuer_tax_id'), t.seller_vat_id, sameVatId],
+  ];
+  return rows.filter(([, , want]) => want !== null && want !== undefined).map(([check, got, want, same]) => ({ check, ok: same(got, want), got, want }));
+}

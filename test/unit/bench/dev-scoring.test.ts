@@ -2,7 +2,7 @@
 // identifiers are normalised before comparison, and how a miss is classed.
 import { describe, expect, it } from 'vitest';
 import {
-  amountMissClass, dateMissClass, isoToYymmdd, looksLikeLabel, mrzMissClass, normaliseAmount, normaliseDate, normaliseId, normaliseName,
+  amountMissClass, dateMissClass, invoiceChecks, isoToYymmdd, looksLikeLabel, mrzMissClass, normaliseAmount, normaliseDate, normaliseId, normaliseName,
   sameAmount, sameVatId, textMissClass, typeMissClass,
 } from '../../../bench/lib/dev-scoring.ts';
 
@@ -107,3 +107,16 @@ describe('MRZ and type misses', () => {
     expect(typeMissClass('invoice', ['de_passport'], family)).toBe('wrong type (invoice instead of identity)');
   });
 });
+
+describe('invoice studies', () => {
+  it('scores total, date, number and VAT id with the dev bench\'s comparisons, the fallback fields, and skips what the truth leaves out', () => {
+    const r = { fields: { total_amount: { value: null }, amount: { value: '1.234,50 €' }, issue_date: { value: '2024-03-10' }, invoice_number: { value: 'INV-7' }, issuer_tax_id: undefined } };
+    expect(invoiceChecks(r, { total: '1234.50', issue_date: '2024-03-10', number: 'INV-7', seller_vat_id: null })).toEqual([
+      { check: 'total', ok: true, got: '1.234,50 €', want: '1234.50' },
+      { check: 'date', ok: true, got: '2024-03-10', want: '2024-03-10' },
+      { check: 'number', ok: true, got: 'INV-7', want: 'INV-7' },
+    ]);
+    expect(invoiceChecks(r, { seller_vat_id: 'DE123' })).toEqual([{ check: 'vat', ok: false, got: null, want: 'DE123' }]);
+  });
+});
+
