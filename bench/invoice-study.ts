@@ -6,7 +6,9 @@
  *
  * TRUTH.json: `{ "<file name>": { "number": "...", "issue_date": "YYYY-MM-DD", "total": 12.5, "seller_vat_id": "..." } }`
  * (a key left out or null is not scored; `"type": "any"` for a document that is fairly a receipt or an invoice, such
- * as a till slip titled `Factura`: its type is then not scored). The data and its truth live outside the repository (study material is
+ * as a till slip titled `Factura`: its type is then not scored; `"type": "receipt"` for a till receipt, right when read
+ * as `payment_receipt` or `es_payment_receipt` as in the dev bench; `"multiple": true|false` scores the
+ * `multiple_documents` warning). The data and its truth live outside the repository (study material is
  * never committed); this script only reads the paths it is given. Scoring is bench/lib/dev-scoring.ts, the dev
  * bench's own. Prints one line per file (the misses with what was read) and the totals per check.
  */
@@ -23,7 +25,13 @@ import { readPdf } from '../server/src/providers/local/pdf.ts';
 import type { ReadInput } from '../server/src/providers/types.ts';
 import { invoiceChecks } from './lib/dev-scoring.ts';
 
-interface Truth { number?: string | null; issue_date?: string | null; total?: number | null; seller_vat_id?: string | null; type?: 'any' }
+interface Truth {
+  number?: string | null; issue_date?: string | null; total?: number | null; seller_vat_id?: string | null;
+  /** `any`: not scored; `receipt`: a till receipt (scored as the dev bench scores receipts); left out: an invoice. */
+  type?: 'any' | 'receipt';
+  /** Several documents in the one image: the reading must warn `multiple_documents` (scored when given). */
+  multiple?: boolean;
+}
 
 const args = process.argv.slice(2);
 if (args.length < 2) {
@@ -80,10 +88,19 @@ for (const f of args.slice(1)) {
   const r = await provider.read(input);
   const misses: string[] = [];
   const type = r.document?.type ?? null;
-  const isInvoice = type !== null && /invoice/.test(type);
-  if (t.type !== 'any') {
+  if (t.type === 'receipt') {
+    const isReceipt = type === 'payment_receipt' || type === 'es_payment_receipt';
+    tally('receipt type', isReceipt);
+    if (!isReceipt) misses.push(`receipt type ${type}`);
+  } else if (t.type !== 'any') {
+    const isInvoice = type !== null && /invoice/.test(type);
     tally('type', isInvoice);
     if (!isInvoice) misses.push(`type ${type}`);
+  }
+  if (t.multiple !== undefined) {
+    const warned = r.warnings.includes('multiple_documents');
+    tally('multiple', warned === t.multiple);
+    if (warned !== t.multiple) misses.push(`multiple_documents ${warned ? 'warned' : 'not warned'}`);
   }
   for (const { check, ok, got, want } of invoiceChecks(r, t)) {
     tally(check, ok);
