@@ -153,3 +153,61 @@ describe('a Dutch invoice photographed: its number label misread, the letterhead
     expect(extractFields(getEntry('invoice')!, unlabelled, []).invoice_number?.value ?? null).not.toBe('Weena664');
   });
 });
+
+describe('words PP-OCR wrote without their spaces (session 19)', () => {
+  it('parts a word from the code glued after it, and the name of the bill or `Nr.` from its number', () => {
+    expect(words('InvoiceINV/2023/03/0008')).toEqual(['Invoice', 'INV/2023/03/0008']);
+    expect(words('RechnungRE-2020')).toEqual(['Rechnung', 'RE-2020']);
+    expect(words('Invoice103767')).toEqual(['Invoice', '103767']);
+    expect(words('INVOICE103767')).toEqual(['INVOICE', '103767']);
+    expect(words('Nr.R87654321012345')).toEqual(['Nr.', 'R87654321012345']);
+    // brands in camel case, words ending in capitals without a digit, ordinary words with digits stay whole
+    expect(words('PayPal')).toEqual(['PayPal']);
+    expect(words('McDONALDS')).toEqual(['McDONALDS']);
+    expect(words('Ecke12')).toEqual(['Ecke12']);
+    expect(words('azure.lnterior24@example.com')).toEqual(['azure.lnterior24@example.com']);
+    expect(words('St.Gallen')).toEqual(['St.Gallen']);
+  });
+
+  it('classifies an invoice whose words OCR glued together (`InvoiceDate:`, `Tax15%on$112.90`) as an invoice, sure enough to read', async () => {
+    const { spacedWords } = await import('../../../server/src/providers/local/text/classify.ts');
+    expect(spacedWords('InvoiceDate: 03/20/2023')).toBe('Invoice Date: 03/20/2023');
+    expect(spacedWords('Tax15%on$112.90')).toBe('Tax 15%on$112.90');
+    expect(spacedWords('DE136695976 ESB12345678')).toBe('DE136695976 ESB12345678');
+    // An American invoice as PP-OCR reads a photo of it: every label glued, the tax line glued to its rate.
+    const lines = page([
+      [[0.05, 'aZue'], [0.6, 'Global Wholesaler']],
+      [[0.05, 'Azure lnterior']],
+      [[0.05, '4557DeSilvaSt']],
+      [[0.05, 'FremontCA94538']],
+      [[0.05, 'YourCompanyMitchelldmin']],
+      [[0.05, 'InvoiceINV/2023/03/0008']],
+      [[0.05, 'InvoiceDate:'], [0.3, 'DueDate:'], [0.55, 'Reference:']],
+      [[0.05, '03/20/2023'], [0.3, '04/04/2023'], [0.55, 'CUSTREF123']],
+      [[0.05, 'Description'], [0.35, 'Quantity'], [0.5, 'UnitPrice'], [0.8, 'Amount']],
+      [[0.05, '[FURN_7777]OfficeChair'], [0.35, '1.00Units'], [0.5, '70.00'], [0.8, '$70.00']],
+      [[0.05, 'OliveOil'], [0.35, '1.00L'], [0.5, '192.90'], [0.8, '$192.90']],
+      [[0.6, 'Subtotal'], [0.8, '$262.90']],
+      [[0.6, 'Tax15%on$112.90'], [0.8, '$16.94']],
+      [[0.6, 'Total'], [0.8, '$279.84']],
+      [[0.05, 'Paymentterms: 15Days']],
+    ]);
+    const c = classifyText(lines);
+    expect(c.candidates[0].type).toBe('invoice');
+    expect(c.candidates[0].confidence).toBeGreaterThanOrEqual(0.5);
+    expect(extractFields(getEntry('invoice')!, lines, []).total_amount?.value).toBe(279.84);
+  });
+
+  it('reads `Due payable:` as the total, never `VAT total:`', () => {
+    const lines = page([
+      [[0.05, 'Invoice # RE-20200620/508 issued at 2020-06-20']],
+      [[0.05, 'Amount'], [0.2, 'Product'], [0.6, 'Price'], [0.8, 'Total']],
+      [[0.05, '1.00'], [0.2, 'Design (hours)'], [0.6, '160.00'], [0.8, '160.00']],
+      [[0.05, '400.00'], [0.2, 'Ballons'], [0.6, '0.79'], [0.8, '336.00']],
+      [[0.05, 'Net total: 496.00']],
+      [[0.05, 'VAT total: 75.04']],
+      [[0.05, 'Due payable: 571.04']],
+    ]);
+    expect(extractFields(getEntry('invoice')!, lines, []).total_amount?.value).toBe(571.04);
+  });
+});

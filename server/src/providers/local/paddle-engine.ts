@@ -268,8 +268,9 @@ export function groupChars(chars: readonly Char[]): { groups: Char[][]; pitch: n
 /**
  * Where the recogniser glued a label to its neighbours, whatever the gap: a number sign to the word before it and to
  * what follows it (`Facturen°2022` is `Facture n° 2022`, `FACTUREN°:` is `FACTURE N°:`, `N°DECLIENT` is `N° DECLIENT`,
- * `FactureN:2024-03` is `Facture N: 2024-03`), and a
- * word's colon to its value (`Date:2mars` is `Date: 2mars`). Never inside a time or an amount (`12:30`) or an
+ * `FactureN:2024-03` is `Facture N: 2024-03`), a
+ * word's colon to its value (`Date:2mars` is `Date: 2mars`), a word to the code after it (`InvoiceINV/2023`), the
+ * name of the document to its number (`Invoice103767`) and `Nr.` to the number (`Nr.R87654321012345`). Never inside a time or an amount (`12:30`) or an
  * address (`https://`): the colon's split needs a letter before it and a letter, digit or bracket after it.
  */
 function glued(chars: readonly Char[], i: number): boolean {
@@ -278,7 +279,41 @@ function glued(chars: readonly Char[], i: number): boolean {
   if (/[°º]/.test(b1) && /[\p{L}\p{N}]/u.test(c)) return true;
   if (b1 === ':' && /\p{L}/u.test(b2) && /[\p{L}\p{N}(]/u.test(c)) return true;
   if ((c === 'n' || c === 'N') && /[°º]/.test(n1) && /\p{L}/u.test(b1) && /\p{L}/u.test(b2)) return true;
-  return c === 'N' && /[°º:.#]/.test(n1) && /\p{Ll}/u.test(b1) && /\p{L}/u.test(b2);
+  if (c === 'N' && /[°º:.#]/.test(n1) && /\p{Ll}/u.test(b1) && /\p{L}/u.test(b2)) return true;
+  if (/\p{Ll}/u.test(b1) && /\p{L}/u.test(b2) && capitalsCode(chars, i)) return true;
+  // A document's name run into its number (`Invoice103767`), a number sign's dot into the code (`Nr.R8765`).
+  if (/\p{N}/u.test(c) && TITLE_WORD.test(wordBefore(chars, i))) return true;
+  return b1 === '.' && /[\p{Lu}\p{N}]/u.test(c) && NUMBER_WORD.test(wordBefore(chars, i - 1));
+}
+
+/** Names of a bill that print right before its number (folded to lower case, no accents). */
+const TITLE_WORD = /^(invoice|rechnung|factura|facture|fattura|factuur|faktura|fatura|nota|bill)$/;
+/** Abbreviations of "number" that end in a dot. */
+const NUMBER_WORD = /^(nr|no|num|num[eé]ro|n[uú]m)$/i;
+
+/** The letters right before `i`, back to the first character that is no letter, in lower case. */
+function wordBefore(chars: readonly Char[], i: number): string {
+  let k = i;
+  while (k > 0 && /\p{L}/u.test(chars[k - 1]?.text ?? '')) k--;
+  return chars
+    .slice(k, i)
+    .map((c) => c.text)
+    .join('')
+    .toLowerCase();
+}
+
+/**
+ * A code of capitals and digits starting at `i` (`INV/2023/03/0008`, `RE-2020`): two capitals or more, then a digit
+ * after at most one `-` or `/`. After a word in small letters it is the word's value glued to it by the recogniser
+ * (`InvoiceINV/2023/03/0008` is `Invoice INV/2023/03/0008`); a brand in camel case (`PayPal`) has small letters after
+ * its capital and stays whole.
+ */
+function capitalsCode(chars: readonly Char[], i: number): boolean {
+  let k = i;
+  while (/\p{Lu}/u.test(chars[k]?.text ?? '')) k++;
+  if (k - i < 2) return false;
+  if (/[-/]/.test(chars[k]?.text ?? '')) k++;
+  return /\p{N}/u.test(chars[k]?.text ?? '');
 }
 
 /** A gap between letters or digits is a space; a gap around punctuation (`12 .50`, `( 3`) is not trusted to be one. */

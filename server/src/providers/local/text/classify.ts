@@ -165,11 +165,26 @@ export function classifyText(lines: readonly TextLine[], opts: { countryHint?: s
   }
 }
 
-export function classify(lines: Line[], countryHint: string | null): TextClassification {
+/**
+ * A line's words as the classifier matches them: PP-OCR leaves out spaces (`InvoiceDate:`, `InvoiceINV/2023/03/0008`,
+ * `Tax15%on$112.90`), and a glued title or tax line then matched no phrase, which left a photographed invoice below
+ * the floor where fields are read. A space goes where a small letter meets a capital, or two small letters meet a
+ * digit. Words only: no value is ever read from this copy (brand names such as `PayPal` stay whole in the fields),
+ * and tax ids (capitals then digits: `DE136695976`, `ESB12345678`) are not touched.
+ */
+export function spacedWords(text: string): string {
+  return text.replace(/(\p{Ll})(?=\p{Lu})/gu, '$1 ').replace(/(\p{Ll}{2})(?=\p{N})/gu, '$1 ');
+}
+
+export function classify(prepared: Line[], countryHint: string | null): TextClassification {
+  const lines = prepared.map((l) => {
+    const text = spacedWords(l.text);
+    return text === l.text ? l : { ...l, text, fold: foldKeep(text) };
+  });
   const raw = lines.map((l) => l.text).join('\n');
   const fold = foldKeep(raw);
   const language = guessLanguage(raw);
-  const country = detectCountry(lines, language?.code ?? null);
+  const country = detectCountry(prepared, language?.code ?? null);
   // The top of the first page (titles) weighs more.
   const head = foldKeep(
     lines

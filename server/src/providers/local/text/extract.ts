@@ -78,6 +78,8 @@ const L = {
     'rechnungssumme', 'bruttosumme', 'total general',
     // Indian invoices close with `Net Payable` / `Net Amount Payable` (after tax and rounding) and bills with `Bill Amount`.
     'net ?(amount ?)?payable', 'bill amount',
+    // `Due payable` (German `fällig, zahlbar` in English).
+    'due payable',
     // German `Total inkl. MwSt.`; Hungarian `Fizetendő`; Estonian `Kokku tasuda`; Lithuanian `Iš viso mokėti`; Latvian `Kopā apmaksai`.
     '(total|gesamt|summe|betrag) inkl\\.?( (mwst|ust)\\.?)?', 'fizetendo( osszeg)?', 'kokku tasuda', 'tasuda', 'is viso moketi', 'moketi', 'kopa apmaksai', 'apmaksai',
     // Czech and Slovak: `Celkem s DPH` (total with VAT), `Celkem k úhradě`, `Spolu s DPH`, `Na úhradu`.
@@ -92,7 +94,7 @@ const L = {
   ],
   total_weak: ['total facture', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
   total_exclude:
-    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*(a\s*pa(yer|gare)|(amount\s*)?payable))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\bbase\b|\bqty\b|quantity)/,
+    /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*(a\s*pa(yer|gare)|(amount\s*)?payable))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\b(tax|vat|tva|iva|btw|mwst|ust|gst) ?total|\bbase\b|\bqty\b|quantity)/,
   base: [
     'kwota netto', 'wartosc netto', 'razem netto', 'suma netto', 'total( eur)? ht', 'montant( eur)? ht', 'total hors taxes?', 'sous-total ht', 'net amount(?! ?payable)', 'total net', 'exclusief btw',
     'excl\\.? btw', 'totaal excl\\.?', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'imponibile',
