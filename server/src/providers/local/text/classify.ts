@@ -42,9 +42,9 @@ interface TypeModel {
   tillLike: boolean;
 }
 
-/** Words of amounts that make a text look like an invoice (folded). */
+/** Words of amounts that make a text look like an invoice (folded; a digit may follow: OCR glues `Tax15%`). */
 const TOTAL_WORDS =
-  /\b(total|totaal|totale|gesamt\w*|summe|importe|montant|amount due|grand total|subtotal|subtotaal|iva|vat|tva|btw|mwst|ust|gst|igst|cgst|sgst|tax|taxes|taxe|taxa|impuestos?|imposto|moms|alv|kdv|ppn|sst|razem|suma|toplam|jumlah|iva incluido|ttc|ht|netto|brutto|bedrag)\b/;
+  /\b(total|totaal|totale|gesamt\w*|summe|importe|montant|amount due|grand total|subtotal|subtotaal|iva|vat|tva|btw|mwst|ust|gst|igst|cgst|sgst|tax|taxes|taxe|taxa|impuestos?|imposto|moms|alv|kdv|ppn|sst|razem|suma|toplam|jumlah|iva incluido|ttc|ht|netto|brutto|bedrag)(?![a-z])/;
 
 let MODELS: TypeModel[] | null = null;
 
@@ -70,6 +70,9 @@ const EXTRA_INVOICE_PHRASES = [
   // Chinese VAT invoices (fapiao): invoice, invoice number, date of issue, total with tax, seller, buyer.
   '发票', '增值税', '发票号码', '开票日期', '价税合计', '销售方', '购买方',
 ];
+
+/** What the invoice and bank types keep of their score on a till's layout. */
+const TILL_INVOICE_WEIGHT = 0.15;
 
 /** What a totals block that adds up weighs for the invoice types (about a title word in the top of the page). */
 const TOTALS_ADD_UP = 1.5;
@@ -165,26 +168,11 @@ export function classifyText(lines: readonly TextLine[], opts: { countryHint?: s
   }
 }
 
-/**
- * A line's words as the classifier matches them: PP-OCR leaves out spaces (`InvoiceDate:`, `InvoiceINV/2023/03/0008`,
- * `Tax15%on$112.90`), and a glued title or tax line then matched no phrase, which left a photographed invoice below
- * the floor where fields are read. A space goes where a small letter meets a capital, or two small letters meet a
- * digit. Words only: no value is ever read from this copy (brand names such as `PayPal` stay whole in the fields),
- * and tax ids (capitals then digits: `DE136695976`, `ESB12345678`) are not touched.
- */
-export function spacedWords(text: string): string {
-  return text.replace(/(\p{Ll})(?=\p{Lu})/gu, '$1 ').replace(/(\p{Ll}{2})(?=\p{N})/gu, '$1 ');
-}
-
-export function classify(prepared: Line[], countryHint: string | null): TextClassification {
-  const lines = prepared.map((l) => {
-    const text = spacedWords(l.text);
-    return text === l.text ? l : { ...l, text, fold: foldKeep(text) };
-  });
+export function classify(lines: Line[], countryHint: string | null): TextClassification {
   const raw = lines.map((l) => l.text).join('\n');
   const fold = foldKeep(raw);
   const language = guessLanguage(raw);
-  const country = detectCountry(prepared, language?.code ?? null);
+  const country = detectCountry(lines, language?.code ?? null);
   // The top of the first page (titles) weighs more.
   const head = foldKeep(
     lines
@@ -241,7 +229,9 @@ export function classify(prepared: Line[], countryHint: string | null): TextClas
       // calls itself a simplified invoice (one of them only, so that the margin stays clear).
       const own = model.entry.type === 'es_simplified_invoice' ? simplified : !simplified;
       if (model.tillLike && own) score += 2 + Math.min(till.score, 8) * 0.5;
-      else if (model.invoiceLike || model.bankLike) score *= 0.25;
+      // A till titled `Tax Invoice` (the GST receipts of Malaysia, Singapore, India, Australia) is a receipt: its title
+      // weighs little beside the till's structure (0.15 since PP-OCR's glued `TaxInvoice` is read as words, 0.25 before).
+      else if (model.invoiceLike || model.bankLike) score *= TILL_INVOICE_WEIGHT;
     } else if (till.score >= 2 && till.against === 0 && model.tillLike) {
       // Nearly a till and nothing of an invoice (no buyer block, number label, due date, IBAN): a receipt still leads.
       const own = model.entry.type === 'es_simplified_invoice' ? simplified : !simplified;
