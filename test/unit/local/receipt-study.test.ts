@@ -54,3 +54,66 @@ describe('Italian till receipts (scontrino)', () => {
     expect(r.total).toBe(3.45);
   });
 });
+
+describe('US card slips and their tip lines', () => {
+  /** A restaurant's card slip: the sale, then the tip left to fill in by hand. */
+  const slip = (tips: Array<Array<[number, string]>>) => page([
+    row("Woodstock's Pizza"),
+    row('710 Front St Santa Cruz CA'),
+    row('05/29/2025 08:09:35 PM'),
+    row('*** SALE ***'),
+    row('Card Issue', 'Visa'),
+    row('Account No.', 'XXXXXXXXXXXX7453'),
+    row('Application Label:', 'VISA CREDIT'),
+    row('AID:', 'A0000000031010'),
+    row('Amount:', '$5.76'),
+    ...tips,
+    row('I agree to pay the above'),
+    row('total amount according to the'),
+    row('card issuer agreement.'),
+    row('Merchant Copy'),
+  ]);
+  it('takes the `Amount:` charged, not a row of totals under suggested tip rates', () => {
+    const r = read(slip([
+      [[0.05, 'Gratuity:'], [0.3, '15%'], [0.45, '18%'], [0.6, '20%']],
+      [[0.05, '+Amount:'], [0.3, '0.86'], [0.45, '1.04'], [0.6, '1.15']],
+      [[0.05, '=Total:'], [0.3, '6.62'], [0.45, '6.80'], [0.6, '6.91']],
+    ]));
+    expect(r.type).toBe('payment_receipt');
+    expect(r.total).toBe(5.76);
+    expect(r.date).toBe('2025-05-29');
+  });
+  it('never takes a suggested tip line (`+3%: (Tip $4.08 Total $152.96)`) for the total', () => {
+    const r = read(page([
+      row("Gino's East of Chicago"),
+      row('Server: Mark J', 'Table 52'),
+      row('Ordered:', '9/24/23 7:37 PM'),
+      row('1 Kale Caesar', '$12.95'),
+      row('1 Deep-Cheese BYO', '$19.95'),
+      row('Subtotal', '$32.90'),
+      row('AMERICAN EXPRESS', 'xxxxxxxx4001'),
+      row('Transaction Type', 'Sale'),
+      row('Suggested Additional Tip:'),
+      row('+ 2%: (Tip $0.66 Total $33.56)'),
+      row('+ 3%: (Tip $0.99 Total $33.89)'),
+      row('Tip percentages are based on the check'),
+    ]));
+    expect(r.total).not.toBe(33.89);
+    expect(r.total).not.toBe(33.56);
+  });
+  it('still takes the total printed after a tip line', () => {
+    const r = read(page([
+      row('Buona Forchetta - Encinitas'),
+      row('Server: Evan J', 'Table 6'),
+      row('Ordered:', '9/28/23 7:50 PM'),
+      row('Gnocchi Special', '$30.00'),
+      row('Dessert Special', '$12.00'),
+      row('Subtotal', '$42.00'),
+      row('Tax', '$3.26'),
+      row('Tip', '$9.00'),
+      row('Total', '$54.26'),
+      row('VISA CREDIT', 'xxxxxxxx0254'),
+    ]));
+    expect(r.total).toBe(54.26);
+  });
+});

@@ -212,7 +212,8 @@ const FIELD_LABELS: Record<string, { kind: Kind; labels: string[]; exclude?: Reg
   net_pay: { kind: 'amount', labels: ['liquido total a percibir', 'liquido a percibir', 'liquido total', 'liquido', 'net pay', 'net salary', 'take home pay', 'net a payer( avant impot sur le revenu)?', 'salaire net', 'valor liquido', 'liquido a receber', 'nettolohn', 'nettogehalt', 'auszahlungsbetrag', 'nettoloon', 'netto te betalen', 'netto in busta', 'netto'] },
   social_security_contributions: { kind: 'amount', labels: ['total aportaciones', 'aportaciones del trabajador', 'cotizaciones', 'social security contributions', 'cotisations salariales', 'total des cotisations', 'seguranca social', 'sozialversicherung', 'sozialabgaben', 'contributi previdenziali'] },
   withholding_amount: { kind: 'amount', labels: L.withholding },
-  amount: { kind: 'amount', labels: ['importe', 'amount', 'montant', 'valor', 'betrag', 'bedrag', 'importo', 'cantidad', 'total'] },
+  // A card slip's suggested tips (`+3%: (Tip $4.08 Total $152.96)`) name a total that was not paid.
+  amount: { kind: 'amount', labels: ['importe', 'amount', 'montant', 'valor', 'betrag', 'bedrag', 'importo', 'cantidad', 'total'], exclude: /(?<![\p{L}])(tip|gratuity|propina|pourboire|trinkgeld)(?![\p{L}])/u },
   opening_balance: { kind: 'amount', labels: ['saldo inicial', 'saldo anterior', 'opening balance', 'previous balance', 'balance brought forward', 'solde precedent', 'solde initial', 'ancien solde', 'saldo inicial', 'anfangssaldo', 'alter saldo', 'beginsaldo', 'saldo iniziale'] },
   closing_balance: { kind: 'amount', labels: ['saldo final', 'saldo actual', 'closing balance', 'new balance', 'ending balance', 'nouveau solde', 'solde final', 'solde au', 'saldo final', 'endsaldo', 'neuer saldo', 'eindsaldo', 'saldo finale'] },
   monthly_amount: { kind: 'amount', labels: ['importe mensual', 'pension mensual', 'cuantia mensual', 'monthly amount', 'montant mensuel', 'valor mensal', 'monatlicher betrag'] },

@@ -200,7 +200,7 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
   for (const line of lines) {
     const m = TOTAL_LABEL.exec(line.fold);
     if (!m) continue;
-    if (NOT_TOTAL.test(line.fold)) continue;
+    if (NOT_TOTAL.test(line.fold) || tipSuggestion(lines, amounts, line)) continue;
     const v = valueOf(lines, amounts, line, m.index + m[0].length, decimalsOnly);
     if (!v || v.a.value <= 0) continue;
     const priority = ROUNDED_TOTAL.test(line.fold) ? 3.5 : STRONG_TOTAL.test(line.fold) ? 3 : 2;
@@ -248,6 +248,32 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
   }
   // Only a cash line (and no change, or none given): the cash handed over was the total.
   if (cash && (!change || close(change.value, 0))) return { ...cash, confidence: change ? 0.6 : 0.5 };
+  return saleAmount(lines, amounts, decimalsOnly);
+}
+
+/**
+ * A card slip's suggested tips (`+3%: (Tip $4.08 Total $152.96)`, or `=Total: 6.62 6.80 6.91` under
+ * `Gratuity: 15% 18% 20%`): what the total would be with a tip the customer has not chosen yet, never the total.
+ */
+function tipSuggestion(lines: readonly Line[], amounts: AmountMatch[][], line: Line): boolean {
+  const own = amounts[line.index];
+  if (TIP_LABEL.test(line.fold) && own.some((a) => a.percent)) return true;
+  // A row of three totals or more, one per tip rate named just above it.
+  if (own.filter((a) => !a.percent).length < 3) return false;
+  return lines.slice(Math.max(0, line.index - 3), line.index).some((l) => TIP_LABEL.test(l.fold) && amounts[l.index].filter((a) => a.percent).length >= 2);
+}
+
+/**
+ * A card slip with no total line (the tip left to fill in by hand): its `Amount:` line, the sale as charged, is the
+ * total printed. Only a label that starts its line and an amount on the same line.
+ */
+function saleAmount(lines: readonly Line[], amounts: AmountMatch[][], decimalsOnly: boolean): Found | null {
+  for (const line of lines) {
+    const m = /^[^\p{L}\d]{0,3}((sale|purchase)\s*)?amount\s*:/u.exec(line.fold);
+    if (!m || tipSuggestion(lines, amounts, line)) continue;
+    const a = money(amounts[line.index], decimalsOnly, line.fold).filter((x) => x.start >= m[0].length && x.value > 0);
+    if (a.length === 1) return { value: a[0].value, line, start: a[0].start, end: a[0].end, confidence: 0.6 };
+  }
   return null;
 }
 
