@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
 import { classifyText } from '../../../server/src/providers/local/text/classify.ts';
 import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
+import { prepareLines } from '../../../server/src/providers/local/text/normalize.ts';
 import type { TextLine } from '../../../server/src/providers/local/types.ts';
 import { page } from './support-text.ts';
 
@@ -115,5 +116,25 @@ describe('US card slips and their tip lines', () => {
       row('VISA CREDIT', 'xxxxxxxx0254'),
     ]));
     expect(r.total).toBe(54.26);
+  });
+});
+
+describe("PP-OCR's glued words on till receipts", () => {
+  it('parts a label glued to its amount (`CASH242.00`): the cash handed over is the total', () => {
+    const r = read(page([
+      row('HEALTHWAYS DEPARTMENTAL STORE'),
+      row('REG 03-12-2015 05:03 PM 000033'),
+      row('KETCHUP', '150.00'),
+      row('MAGGI', '45.00'),
+      row('SOAP', '47.00'),
+      row('3 Nc'),
+      row('CASH242.00'),
+      row('THANKS FOR YOUR VISIT'),
+    ]));
+    expect(r.total).toBe(242);
+  });
+  it('keeps a code of letters and digits whole (`AID A0000000031010`, `SR12`)', () => {
+    const lines = prepareLines(page([row('AID A0000000031010 SR12 TOTAL12.50')]));
+    expect(lines[0].text).toBe('AID A0000000031010 SR12 TOTAL 12.50');
   });
 });
