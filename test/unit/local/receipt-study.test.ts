@@ -138,3 +138,35 @@ describe("PP-OCR's glued words on till receipts", () => {
     expect(lines[0].text).toBe('AID A0000000031010 SR12 TOTAL 12.50');
   });
 });
+
+describe('German till receipts (Kassenbon) photographed askew', () => {
+  it("takes the card payment when the SUMME line carries an item's price and tax class (`SUMME 1,55 A`)", () => {
+    const r = read(page([
+      row('REWE'),
+      row('Berliner Allee 59 64295 Darmstadt'),
+      row('UID Nr.: DE812706034'),
+      row('TOMATE DIVINO', '6,95 B'),
+      row('JA! MARKENBUTTER', '19,95 B'),
+      row('NIVEA', '2,70 B'),
+      row('SUMME', '1,55 A'),
+      row('Geg. EC-Cash EUR', '31,15'),
+      row('Datum: 20.09.2021 Uhrzeit: 15:22:28 Uhr'),
+      row('Kartenzahlung girocard'),
+    ]));
+    expect(r.type).toBe('payment_receipt');
+    expect(r.total).toBe(31.15);
+    expect(r.date).toBe('2021-09-20');
+  });
+  it('keeps a SUMME line read whole when the card paid the same', () => {
+    const r = read(page([
+      row('REWE'),
+      row('Berliner Allee 59 64295 Darmstadt'),
+      row('ZIEGENFRISCHKAES', '2,19 B'),
+      row('WURZELBROT HELL', '1,19 B'),
+      row('SUMME EUR', '3,38'),
+      row('Geg. EC-Cash EUR', '3,38'),
+      row('Datum: 23.09.2021 Uhrzeit: 17:53:57 Uhr'),
+    ]));
+    expect(r.total).toBe(3.38);
+  });
+});

@@ -196,7 +196,7 @@ export function receiptTotal(lines: readonly Line[], amounts: AmountMatch[][]): 
 
 function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | null {
   const decimalsOnly = amounts.flat().filter((a) => !a.percent && a.decimals).length >= 3;
-  const cands: Array<Found & { priority: number; below: boolean }> = [];
+  const cands: Array<Found & { priority: number; below: boolean; classed: boolean }> = [];
   for (const line of lines) {
     const m = TOTAL_LABEL.exec(line.fold);
     if (!m) continue;
@@ -204,7 +204,7 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
     const v = valueOf(lines, amounts, line, m.index + m[0].length, decimalsOnly);
     if (!v || v.a.value <= 0) continue;
     const priority = ROUNDED_TOTAL.test(line.fold) ? 3.5 : STRONG_TOTAL.test(line.fold) ? 3 : 2;
-    cands.push({ value: v.a.value, line: v.line, start: v.a.start, end: v.a.end, confidence: (v.below ? 0.7 : 0.8) * (v.repaired ? 0.7 : 1), priority: v.repaired ? priority - 1.5 : priority, below: v.below });
+    cands.push({ value: v.a.value, line: v.line, start: v.a.start, end: v.a.end, confidence: (v.below ? 0.7 : 0.8) * (v.repaired ? 0.7 : 1), priority: v.repaired ? priority - 1.5 : priority, below: v.below, classed: !v.below && taxClassed(v.line, v.a) });
   }
   const cash = tender(lines, amounts, CASH_LABEL, decimalsOnly);
   const change = tender(lines, amounts, CHANGE_LABEL, decimalsOnly);
@@ -239,8 +239,9 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
       best = { ...best, value: Math.round((best.value + r.value) * 100) / 100, confidence: Math.min(best.confidence, 0.7) };
     }
   }
-  // Exact cash and no change line: a total read only from the line below its label yields to the cash.
-  if (best && cash && !change && best.below && !close(best.value, cash.value)) return { ...cash, confidence: 0.5 };
+  // Exact cash and no change line: a total read only from the line below its label yields to the cash; so does one
+  // that carries a tax class letter (`SUMME 1,55A`: an item's price a photo taken askew set on the total's line).
+  if (best && cash && !change && (best.below || best.classed) && !close(best.value, cash.value)) return { ...cash, confidence: 0.5 };
   if (best) {
     // A total larger than the cash handed over is a misreading (or the cash line is): lower confidence.
     if (cash && !change && best.value > cash.value + 0.005) return { ...best, confidence: best.confidence * 0.7 };
@@ -249,6 +250,11 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
   // Only a cash line (and no change, or none given): the cash handed over was the total.
   if (cash && (!change || close(change.value, 0))) return { ...cash, confidence: change ? 0.6 : 0.5 };
   return saleAmount(lines, amounts, decimalsOnly);
+}
+
+/** An amount followed by one letter (`2,19 B`, `0.95 R`, `1,55A`): the tax class a till prints beside an item's price. */
+function taxClassed(line: Line, a: AmountMatch): boolean {
+  return /^\s?[a-z](?![\p{L}\d])/u.test(line.fold.slice(a.end));
 }
 
 /**
