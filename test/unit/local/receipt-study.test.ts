@@ -170,3 +170,28 @@ describe('German till receipts (Kassenbon) photographed askew', () => {
     expect(r.total).toBe(3.38);
   });
 });
+
+describe('British receipts whose pound sign OCR lost', () => {
+  const ticket = (where: string) => read(page([
+    row('GWR'),
+    row('You were served by Veronika'),
+    row('ANYTIME DAY TC', '36.90'),
+    row('using the Railcard for the day'),
+    row(where),
+    row('Travelcard Zones 1-6'),
+    row('1 Adult Ticket no: 3521'),
+    row('Thank you for travelling with us'),
+    row('BALANCE DUE', '36.90'),
+    row('VISA', '36.90'),
+    row('3149T15W44M2005 8818 1417 08:08 12-09-19'),
+  ]));
+  it('reads day first after a London address', () => {
+    expect(ticket('Reading or Reading West - London').date).toBe('2019-09-12');
+  });
+  it('reads day first after a UK postcode', () => {
+    expect(ticket('Watford Gap South NN6 7UZ').date).toBe('2019-09-12');
+  });
+  it('still reads month first with no British cue', () => {
+    expect(ticket('Reading or Reading West').date).toBe('2019-12-09');
+  });
+});

@@ -449,6 +449,14 @@ export function findDates(fold: string, dayFirst: boolean): DateMatch[] {
 }
 
 /**
+ * A British document whose pound sign OCR lost: `GBP`, a London address, or a UK postcode (`NN6 7UZ`, `N1 6RA`:
+ * outward code, a space, digit and two letters; in capitals as printed).
+ */
+function britishCues(lines: readonly Line[]): boolean {
+  return lines.some((l) => /\b(gbp|london)\b/.test(l.fold) || /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/.test(l.text));
+}
+
+/**
  * Day/month order of a document: numeric dates that are unambiguous (a part > 12) decide; otherwise the language
  * (English: month first, unless the country writes day first).
  */
@@ -472,6 +480,7 @@ export function documentDayFirst(lines: readonly Line[], language: string | null
     // VAT or an ABN (Malaysia, Singapore, India, the UK and Ireland, Australia) say day first.
     const text = lines.map((l) => l.fold).join('\n');
     if (/(\brm\s?\d|\bmyr\b|\bsdn\.?\s*bhd\b|\bgst\b|\bsgd\b|\bpte\.?\s*ltd\b|₹|\binr\b|\bvat\b|\babn\b|£|€)/.test(text)) return true;
+    if (britishCues(lines)) return true;
     return language === null;
   }
   return true;
