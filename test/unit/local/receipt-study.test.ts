@@ -195,3 +195,24 @@ describe('British receipts whose pound sign OCR lost', () => {
     expect(ticket('Reading or Reading West').date).toBe('2019-12-09');
   });
 });
+
+describe('a dollar sign OCR read as a 1', () => {
+  const target = (total: string) => read(page([
+    row('TARGET'),
+    row('MANASSAS WEST - 703-257-6969'),
+    row('07/22/2019 01:35 PM'),
+    row('$25 CHIPOTLE N', '$25.00'),
+    row('$25 DOMINOS N', '$25.00'),
+    row('SUBTOTAL', '$50.00'),
+    row('NO TAX', '$0.00'),
+    row('TOTAL', total),
+    row('*3002 AMEX CHARGE', '$50.00'),
+    row('NO RETURN OR EXCHANGE'),
+  ]));
+  it('takes `TOTAL 150.00` for $50.00 when the subtotal and the charge print $50.00', () => {
+    expect(target('150.00').total).toBe(50);
+  });
+  it('keeps a total printed with its dollar sign', () => {
+    expect(target('$50.00').total).toBe(50);
+  });
+});

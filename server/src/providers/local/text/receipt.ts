@@ -242,6 +242,7 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
   // Exact cash and no change line: a total read only from the line below its label yields to the cash; so does one
   // that carries a tax class letter (`SUMME 1,55A`: an item's price a photo taken askew set on the total's line).
   if (best && cash && !change && (best.below || best.classed) && !close(best.value, cash.value)) return { ...cash, confidence: 0.5 };
+  if (best) best = dollarReadAsOne(lines, amounts, best);
   if (best) {
     // A total larger than the cash handed over is a misreading (or the cash line is): lower confidence.
     if (cash && !change && best.value > cash.value + 0.005) return { ...best, confidence: best.confidence * 0.7 };
@@ -250,6 +251,22 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
   // Only a cash line (and no change, or none given): the cash handed over was the total.
   if (cash && (!change || close(change.value, 0))) return { ...cash, confidence: change ? 0.6 : 0.5 };
   return saleAmount(lines, amounts, decimalsOnly);
+}
+
+/**
+ * OCR reads a dollar sign as a `1` (`TOTAL 1125.00` for `TOTAL $125.00`): a total printed with no `$` whose first
+ * digit is a 1, on a receipt that prints the same amount without that 1 after a `$` on another line (its subtotal,
+ * its card charge), is that amount.
+ */
+function dollarReadAsOne<T extends Found>(lines: readonly Line[], amounts: AmountMatch[][], best: T): T {
+  const own = amounts[best.line.index].find((a) => a.start === best.start);
+  const digits = best.line.fold.slice(best.start, best.end);
+  // (Not after a tip line: a tip makes the total larger than the amounts printed before it.)
+  if (!own || own.currency !== null || !/^1\d+[.,]\d{2}$/.test(digits) || lines.some((l) => TIP_LABEL.test(l.fold))) return best;
+  // The leading 1 is worth 10^(digits before the decimals - 1).
+  const value = Math.round((best.value - 10 ** (digits.length - 4)) * 100) / 100;
+  const printed = lines.some((l) => l.index !== best.line.index && amounts[l.index].some((a) => a.currency === 'USD' && Math.abs(a.value - value) < 0.005));
+  return printed ? { ...best, value, confidence: best.confidence * 0.8 } : best;
 }
 
 /** An amount followed by one letter (`2,19 B`, `0.95 R`, `1,55A`): the tax class a till prints beside an item's price. */
