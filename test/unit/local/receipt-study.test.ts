@@ -216,3 +216,23 @@ describe('a dollar sign OCR read as a 1', () => {
     expect(target('$50.00').total).toBe(50);
   });
 });
+
+describe("a till's date glued to the numbers around it", () => {
+  const wholeFoods = (stamp: string) => read(page([
+    row('WHOLE FOODS MARKET'),
+    row('365WFM ELECTROLYTE WTR', '$1.19 FT'),
+    row('BICOLOR CORN', '$1.00 FT'),
+    row('Subtotal:', '$2.19'),
+    row('Tax: 2.25%', '$0.05'),
+    row('Total:', '$2.24'),
+    row('RETURNS: All returns require a receipt.'),
+    row(stamp),
+    row('Thanks for shopping at Whole Foods Market'),
+  ]));
+  it('reads `2101401306/21/202104:27 PM` as 21 June 2021', () => {
+    expect(wholeFoods('2101401306/21/202104:27 PM').date).toBe('2021-06-21');
+  });
+  it('reads nothing from a run of digits with no time after it', () => {
+    expect(wholeFoods('2101401306/21/20210427').date).toBeNull();
+  });
+});

@@ -870,8 +870,9 @@ function receiptDate(ctx: Ctx): Candidate | null {
       const year = m ? Number(m[2]) : null;
       const fixed = m && year !== null && (year > maxYear || year < 1990) ? repairYear(year, maxYear) : null;
       const date = m && fixed !== null ? findDates(`${m[1]}${fixed}`, ctx.dayFirst)[0] : undefined;
-      if (!m || !date) continue;
-      d = { ...date, start: m.index, end: m.index + m[0].length };
+      if (m && date) d = { ...date, start: m.index, end: m.index + m[0].length };
+      else d = gluedTillDate(line.fold, ctx.dayFirst);
+      if (!d) continue;
       repaired = true;
     }
     const label = /(?<![\p{L}])(date|dated|fecha|datum|data|tarikh)(?![\p{L}])/u.test(line.fold.slice(0, d.start));
@@ -879,6 +880,17 @@ function receiptDate(ctx: Ctx): Candidate | null {
     found.push({ value: d.value, confidence: (label ? 0.85 : time ? 0.8 : 0.6) * (repaired ? 0.6 : 1), line, box: spanBox(line, d.start, d.end), priority: 2, time, label });
   }
   return found.find((c) => c.label) ?? found.find((c) => c.time) ?? found[0] ?? null;
+}
+
+/**
+ * A till's date that OCR glued to the register numbers before it and the time after it (`2101401306/21/202104:27 PM`:
+ * store 210, register 14013, 06/21/2021, 04:27): two digits, a slash, two digits, a slash, a four-digit year, then
+ * the time. Only with the time glued on, which says where the year ends.
+ */
+function gluedTillDate(fold: string, dayFirst: boolean): DateMatch | undefined {
+  const m = /(\d{2}\/\d{2}\/(?:19|20)\d{2})(?=[0-2]?\d:[0-5]\d)/.exec(fold);
+  const date = m ? findDates(m[1], dayFirst)[0] : undefined;
+  return m && date ? { ...date, start: m.index, end: m.index + m[1].length } : undefined;
 }
 
 // `购`/`买` alone: a Chinese VAT invoice prints its buyer heading 购买方 one character a line, down the block's edge.
