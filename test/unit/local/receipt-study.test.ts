@@ -236,3 +236,56 @@ describe("a till's date glued to the numbers around it", () => {
     expect(wholeFoods('2101401306/21/20210427').date).toBeNull();
   });
 });
+
+describe('till receipts of northern and eastern Europe', () => {
+  it('reads a Dutch kassabon: `Te betalen`, `Contant`, `Wisselgeld`', () => {
+    const r = read(page([
+      row('BAKKERIJ DEMO'),
+      row('Dorpsstraat 12 Utrecht'),
+      row('KASSABON'),
+      row('2 x Krentenbol', '3,10'),
+      row('Volkorenbrood', '3,45'),
+      row('BTW 9%', '0,54'),
+      row('Te betalen', '6,55'),
+      row('Contant', '10,00'),
+      row('Wisselgeld', '3,45'),
+      row('27-10-2009 10:52 Kassa 2'),
+    ]));
+    expect(r.type).toBe('payment_receipt');
+    expect(r.total).toBe(6.55);
+    expect(r.date).toBe('2009-10-27');
+  });
+  it('reads a Polish paragon: `SUMA PLN`, not `SUMA PTU`; `Gotówka` and `Reszta`', () => {
+    const r = read(page([
+      row('SKLEP DEMO SP. Z O.O.'),
+      row('NIP 525-000-00-00'),
+      row('PARAGON FISKALNY'),
+      row('Chleb 1 x 4,50', '4,50 A'),
+      row('Mleko 2 x 3,20', '6,40 C'),
+      row('SPRZEDAZ OPODATK. A', '4,50'),
+      row('SUMA PTU', '0,66'),
+      row('SUMA PLN', '10,90'),
+      row('Gotówka', '20,00'),
+      row('Reszta', '9,10'),
+      row('2024-03-14 12:05'),
+    ]));
+    expect(r.total).toBe(10.9);
+    expect(r.date).toBe('2024-03-14');
+  });
+  it('reads a Swedish kvitto as a receipt: `Att betala`, not `Summa moms`; `Kontant` and `Växel`', () => {
+    const r = read(page([
+      row('KAFE DEMO AB'),
+      row('Storgatan 1 Stockholm'),
+      row('KVITTO'),
+      row('Kaffe', '35,00'),
+      row('Kanelbulle', '30,00'),
+      row('Summa moms', '6,96'),
+      row('Att betala', '65,00'),
+      row('Kontant', '100,00'),
+      row('Växel', '35,00'),
+      row('2023-05-23 14:02 Kassa 1'),
+    ]));
+    expect(r.type).toBe('payment_receipt');
+    expect(r.total).toBe(65);
+  });
+});

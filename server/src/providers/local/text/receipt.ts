@@ -16,34 +16,35 @@ import type { AmountMatch, Line } from './normalize.ts';
 
 /**
  * A TOTAL-like label (folded text). OCR often reads `TOTAL` as `T0TAL`, `TOTAI`, `TOTA1`, and drops the spaces of
- * a compound label (`TotalPayable`, `TotalAmtIncl.GST`). Italian tills print `TOTALE EURO` / `TOTALE COMPLESSIVO`.
+ * a compound label (`TotalPayable`, `TotalAmtIncl.GST`). Italian tills print `TOTALE EURO` / `TOTALE COMPLESSIVO`;
+ * Dutch `Te betalen`, Polish `SUMA PLN` / `Do zapłaty`, Swedish `Summa` / `Att betala`, Finnish `Yhteensä`, Czech `Celkem`.
  */
 const TOTAL_LABEL =
-  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|t[o0]ta[l1i]e(\s*(euro|eur|complessivo|da\s*pagare))?|net+\s*t[o0]ta[l1i]|round(ed|ing)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*\(?(rm|myr|sgd|usd|eur|gbp)\)?|t[o0]ta[l1i]\s*(amt|amount)?\s*(payable|due|paid|incl\w*)|t[o0]ta[l1i]\s*(sales|amt|amount)|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
+  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|t[o0]ta[l1i]e(\s*(euro|eur|complessivo|da\s*pagare))?|net+\s*t[o0]ta[l1i]|round(ed|ing)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*\(?(rm|myr|sgd|usd|eur|gbp)\)?|t[o0]ta[l1i]\s*(amt|amount)?\s*(payable|due|paid|incl\w*)|t[o0]ta[l1i]\s*(sales|amt|amount)|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|te\s*betalen|summa|suma(\s*pln)?|razem|do\s*zaplaty|att\s*betala|at\s*betale|yhteensa|celkem|k\s*uhrade|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
 /** Strong total labels: the amount to pay (after rounding, with tax, with tip). */
 const STRONG_TOTAL =
-  /(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|final\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*((amt|amount)\s*)?(pay\w*|due|incl\w*|\(incl\w*|after|rounded|inclusive|rm|eur|usd)|t[o0]ta[l1i]\s*sales\s*\(?\s*incl\w*|amount\s*(due|payable|paid)|balance\s*due|zu\s*zahlen|gesamtbetrag|total\s*ttc|net\s*a\s*payer|a\s*pagar|after\s*round\w*|charged)/u;
+  /(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|final\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*((amt|amount)\s*)?(pay\w*|due|incl\w*|\(incl\w*|after|rounded|inclusive|rm|eur|usd)|t[o0]ta[l1i]\s*sales\s*\(?\s*incl\w*|amount\s*(due|payable|paid)|balance\s*due|zu\s*zahlen|gesamtbetrag|te\s*betalen|do\s*zaplaty|att\s*betala|at\s*betale|k\s*uhrade|total\s*ttc|net\s*a\s*payer|a\s*pagar|after\s*round\w*|charged)/u;
 /** The total after rounding (`Rounded Total`, `Total after rounding`): what was paid when a till rounds to 5 cents. */
 const ROUNDED_TOTAL = /(round(ed)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*(after\s*round\w*|rounded)|after\s*round\w*)/u;
 /** Labels that look like totals but are not the amount paid. */
 const NOT_TOTAL =
-  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|t[o0]ta[l1i]e\s*(iva|imponibile|sconti|pezzi|articoli|risparmio)|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought)|includ\w*\s*\d+(?:[.,]\d+)?\s*%\s*(gst|vat|tax|sst|iva|tva|mwst))/u;
+  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|t[o0]ta[l1i]e\s*(iva|imponibile|sconti|pezzi|articoli|risparmio)|(suma|summa|totaal|celkem|yhteensa)\s*(ptu|moms|btw|dph|alv|vat)|sprzedaz\s*opodatk\w*|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought)|includ\w*\s*\d+(?:[.,]\d+)?\s*%\s*(gst|vat|tax|sst|iva|tva|mwst))/u;
 
 const TIP_LABEL = /(?<![\p{L}])(tip|tips|gratuity|propina|pourboire|trinkgeld|mancia|gorjeta|service\s*charge)(?![\p{L}])/u;
 const ROUNDING_LABEL = /(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung|arrondi|redondeo|arredondamento)/u;
-const CASH_LABEL = /(?<![\p{L}])(cash\s*(tendered|tender|received|paid)|cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|contante|contanti|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
-const CHANGE_LABEL = /(?<![\p{L}])(change\s*(due|amt|amount|given)|change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco)(?![\p{L}])/u;
+const CASH_LABEL = /(?<![\p{L}])(cash\s*(tendered|tender|received|paid)|cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|contante|contanti|contant|kontant|gotowka|hotovost|kateinen|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
+const CHANGE_LABEL = /(?<![\p{L}])(change\s*(due|amt|amount|given)|change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco|wisselgeld|reszta|vaxel|byttepenge|vraceno)(?![\p{L}])/u;
 
 /** Words only a till receipt prints (folded), with their weight. */
 const TILL_CUES: Array<[RegExp, number]> = [
   [CHANGE_LABEL, 1.5],
-  [/(?<![\p{L}])(cash|tendered|efectivo|especes|bar(geld)?|gegeben|contante|contanti)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(cash|tendered|efectivo|especes|bar(geld)?|gegeben|contante|contanti|contant|kontant|gotowka|hotovost)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(tip|gratuity|propina|pourboire|trinkgeld)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(cashier|kasse|kassierer|caja|cajero|caisse|caissier|cassa|cassiere|operator|operatore|served by|counter|terminal|pos|till|table|pax|guests?|mesa|tisch)(?![\p{L}])/u, 1],
   [/(thank\s*you|thanks|danke|vielen dank|gracias|merci|obrigad[oa]|grazie|come again|welcome back|see you)/u, 1],
   // `Due on receipt`, `payable upon receipt of`: an invoice's payment terms, not a receipt's title.
-  [/(?<![\p{L}])(?<!(?:up)?on\s+)(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(?<!(?:up)?on\s+)(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|kassabon|paragon\s*fiskalny|kvitto|kvittering|uctenka|kuitti|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(qty|item\(s\)|items?|pcs|stk)(?![\p{L}])/u, 0.5],
   [/(?<![\p{L}])(visa|master\s*card|mastercard|amex|debit|girocard|ec-?karte|maestro|approval|auth(orization)?\s*(code|no)|card\s*(no|type)|contactless|kartenzahlung)(?![\p{L}])/u, 0.75],
   [/(goods sold|not (returnable|refundable)|exchange|refund within|keep (this|your) receipt)/u, 1],
