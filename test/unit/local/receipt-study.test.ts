@@ -28,7 +28,7 @@ describe('Italian till receipts (scontrino)', () => {
   it('takes `TOTALE EURO` as the total, `CONTANTE` as the cash handed over', () => {
     const r = read(page([
       row('RISTORANTE DEMO S.R.L.'),
-      row('PIAZZA GARIBALDI 2 BRESCIA'),
+      row('PIAZZA DEL DUOMO 1 MILANO'),
       row('COPERTO', '5,00'),
       row('TAGLIATELLE AL RAGU', '12,00'),
       row('ACQUA', '2,50'),
@@ -36,11 +36,11 @@ describe('Italian till receipts (scontrino)', () => {
       row('TOTALE EURO', '21,00'),
       row('CONTANTE', '21,00'),
       row('OPERATORE: NESSUNO'),
-      row('11-08-2018 21:39 SF'),
+      row('14-03-2019 20:15 SF'),
     ]));
     expect(r.type).toBe('payment_receipt');
     expect(r.total).toBe(21);
-    expect(r.date).toBe('2018-08-11');
+    expect(r.date).toBe('2019-03-14');
   });
   it('takes `TOTALE COMPLESSIVO` with no cash line, not `TOTALE IVA`', () => {
     const r = read(page([
@@ -50,7 +50,7 @@ describe('Italian till receipts (scontrino)', () => {
       row('TOTALE IVA', '0,31'),
       row('TOTALE COMPLESSIVO', '3,45'),
       row('PAGAMENTO CARTA DI CREDITO', '3,45'),
-      row('07.09.2025 15:00 DOC.N.2228-0054 CASSA N.2'),
+      row('03.02.2024 10:00 DOC.N.1111-0001 CASSA N.2'),
     ]));
     expect(r.total).toBe(3.45);
   });
@@ -59,12 +59,12 @@ describe('Italian till receipts (scontrino)', () => {
 describe('US card slips and their tip lines', () => {
   /** A restaurant's card slip: the sale, then the tip left to fill in by hand. */
   const slip = (tips: Array<Array<[number, string]>>) => page([
-    row("Woodstock's Pizza"),
-    row('710 Front St Santa Cruz CA'),
-    row('05/29/2025 08:09:35 PM'),
+    row('DEMO PIZZA'),
+    row('100 Main St Springfield CA'),
+    row('04/17/2024 07:12:05 PM'),
     row('*** SALE ***'),
     row('Card Issue', 'Visa'),
-    row('Account No.', 'XXXXXXXXXXXX7453'),
+    row('Account No.', 'XXXXXXXXXXXX1234'),
     row('Application Label:', 'VISA CREDIT'),
     row('AID:', 'A0000000031010'),
     row('Amount:', '$5.76'),
@@ -82,17 +82,17 @@ describe('US card slips and their tip lines', () => {
     ]));
     expect(r.type).toBe('payment_receipt');
     expect(r.total).toBe(5.76);
-    expect(r.date).toBe('2025-05-29');
+    expect(r.date).toBe('2024-04-17');
   });
   it('never takes a suggested tip line (`+3%: (Tip $4.08 Total $152.96)`) for the total', () => {
     const r = read(page([
-      row("Gino's East of Chicago"),
-      row('Server: Mark J', 'Table 52'),
-      row('Ordered:', '9/24/23 7:37 PM'),
+      row('DEMO TRATTORIA'),
+      row('Server: Alex', 'Table 12'),
+      row('Ordered:', '3/14/24 7:05 PM'),
       row('1 Kale Caesar', '$12.95'),
       row('1 Deep-Cheese BYO', '$19.95'),
       row('Subtotal', '$32.90'),
-      row('AMERICAN EXPRESS', 'xxxxxxxx4001'),
+      row('AMERICAN EXPRESS', 'xxxxxxxx1234'),
       row('Transaction Type', 'Sale'),
       row('Suggested Additional Tip:'),
       row('+ 2%: (Tip $0.66 Total $33.56)'),
@@ -104,16 +104,16 @@ describe('US card slips and their tip lines', () => {
   });
   it('still takes the total printed after a tip line', () => {
     const r = read(page([
-      row('Buona Forchetta - Encinitas'),
-      row('Server: Evan J', 'Table 6'),
-      row('Ordered:', '9/28/23 7:50 PM'),
+      row('DEMO BISTRO'),
+      row('Server: Sam', 'Table 3'),
+      row('Ordered:', '5/02/24 8:15 PM'),
       row('Gnocchi Special', '$30.00'),
       row('Dessert Special', '$12.00'),
       row('Subtotal', '$42.00'),
       row('Tax', '$3.26'),
       row('Tip', '$9.00'),
       row('Total', '$54.26'),
-      row('VISA CREDIT', 'xxxxxxxx0254'),
+      row('VISA CREDIT', 'xxxxxxxx1234'),
     ]));
     expect(r.total).toBe(54.26);
   });
@@ -122,8 +122,8 @@ describe('US card slips and their tip lines', () => {
 describe("PP-OCR's glued words on till receipts", () => {
   it('parts a label glued to its amount (`CASH242.00`): the cash handed over is the total', () => {
     const r = read(page([
-      row('HEALTHWAYS DEPARTMENTAL STORE'),
-      row('REG 03-12-2015 05:03 PM 000033'),
+      row('DEMO DEPARTMENTAL STORE'),
+      row('REG 11-04-2016 06:10 PM 000012'),
       row('KETCHUP', '150.00'),
       row('MAGGI', '45.00'),
       row('SOAP', '47.00'),
@@ -142,30 +142,30 @@ describe("PP-OCR's glued words on till receipts", () => {
 describe('German till receipts (Kassenbon) photographed askew', () => {
   it("takes the card payment when the SUMME line carries an item's price and tax class (`SUMME 1,55 A`)", () => {
     const r = read(page([
-      row('REWE'),
-      row('Berliner Allee 59 64295 Darmstadt'),
-      row('UID Nr.: DE812706034'),
+      row('DEMO MARKT'),
+      row('Hauptstrasse 1 12345 Musterstadt'),
+      row('UID Nr.: DE123456789'),
       row('TOMATE DIVINO', '6,95 B'),
       row('JA! MARKENBUTTER', '19,95 B'),
       row('NIVEA', '2,70 B'),
       row('SUMME', '1,55 A'),
       row('Geg. EC-Cash EUR', '31,15'),
-      row('Datum: 20.09.2021 Uhrzeit: 15:22:28 Uhr'),
+      row('Datum: 12.05.2022 Uhrzeit: 11:02:03 Uhr'),
       row('Kartenzahlung girocard'),
     ]));
     expect(r.type).toBe('payment_receipt');
     expect(r.total).toBe(31.15);
-    expect(r.date).toBe('2021-09-20');
+    expect(r.date).toBe('2022-05-12');
   });
   it('keeps a SUMME line read whole when the card paid the same', () => {
     const r = read(page([
-      row('REWE'),
-      row('Berliner Allee 59 64295 Darmstadt'),
+      row('DEMO MARKT'),
+      row('Hauptstrasse 1 12345 Musterstadt'),
       row('ZIEGENFRISCHKAES', '2,19 B'),
       row('WURZELBROT HELL', '1,19 B'),
       row('SUMME EUR', '3,38'),
       row('Geg. EC-Cash EUR', '3,38'),
-      row('Datum: 23.09.2021 Uhrzeit: 17:53:57 Uhr'),
+      row('Datum: 13.05.2022 Uhrzeit: 09:41:00 Uhr'),
     ]));
     expect(r.total).toBe(3.38);
   });
@@ -173,23 +173,23 @@ describe('German till receipts (Kassenbon) photographed askew', () => {
 
 describe('British receipts whose pound sign OCR lost', () => {
   const ticket = (where: string) => read(page([
-    row('GWR'),
-    row('You were served by Veronika'),
+    row('DEMO RAIL'),
+    row('You were served by Sam'),
     row('ANYTIME DAY TC', '36.90'),
     row('using the Railcard for the day'),
     row(where),
     row('Travelcard Zones 1-6'),
-    row('1 Adult Ticket no: 3521'),
+    row('1 Adult Ticket no: 1234'),
     row('Thank you for travelling with us'),
     row('BALANCE DUE', '36.90'),
     row('VISA', '36.90'),
-    row('3149T15W44M2005 8818 1417 08:08 12-09-19'),
+    row('1234A56B78C9012 3456 7890 08:08 12-09-19'),
   ]));
   it('reads day first after a London address', () => {
     expect(ticket('Reading or Reading West - London').date).toBe('2019-09-12');
   });
   it('reads day first after a UK postcode', () => {
-    expect(ticket('Watford Gap South NN6 7UZ').date).toBe('2019-09-12');
+    expect(ticket('Demo Services AB1 2CD').date).toBe('2019-09-12');
   });
   it('still reads month first with no British cue', () => {
     expect(ticket('Reading or Reading West').date).toBe('2019-12-09');
@@ -197,43 +197,43 @@ describe('British receipts whose pound sign OCR lost', () => {
 });
 
 describe('a dollar sign OCR read as a 1', () => {
-  const target = (total: string) => read(page([
-    row('TARGET'),
-    row('MANASSAS WEST - 703-257-6969'),
-    row('07/22/2019 01:35 PM'),
-    row('$25 CHIPOTLE N', '$25.00'),
-    row('$25 DOMINOS N', '$25.00'),
+  const store = (total: string) => read(page([
+    row('DEMO STORE'),
+    row('SPRINGFIELD - 555-010-0000'),
+    row('06/03/2020 02:10 PM'),
+    row('$25 GIFT CARD A N', '$25.00'),
+    row('$25 GIFT CARD B N', '$25.00'),
     row('SUBTOTAL', '$50.00'),
     row('NO TAX', '$0.00'),
     row('TOTAL', total),
-    row('*3002 AMEX CHARGE', '$50.00'),
+    row('*1234 AMEX CHARGE', '$50.00'),
     row('NO RETURN OR EXCHANGE'),
   ]));
   it('takes `TOTAL 150.00` for $50.00 when the subtotal and the charge print $50.00', () => {
-    expect(target('150.00').total).toBe(50);
+    expect(store('150.00').total).toBe(50);
   });
   it('keeps a total printed with its dollar sign', () => {
-    expect(target('$50.00').total).toBe(50);
+    expect(store('$50.00').total).toBe(50);
   });
 });
 
 describe("a till's date glued to the numbers around it", () => {
-  const wholeFoods = (stamp: string) => read(page([
-    row('WHOLE FOODS MARKET'),
-    row('365WFM ELECTROLYTE WTR', '$1.19 FT'),
+  const market = (stamp: string) => read(page([
+    row('DEMO MARKET'),
+    row('ELECTROLYTE WATER', '$1.19 FT'),
     row('BICOLOR CORN', '$1.00 FT'),
     row('Subtotal:', '$2.19'),
     row('Tax: 2.25%', '$0.05'),
     row('Total:', '$2.24'),
     row('RETURNS: All returns require a receipt.'),
     row(stamp),
-    row('Thanks for shopping at Whole Foods Market'),
+    row('Thanks for shopping with us'),
   ]));
-  it('reads `2101401306/21/202104:27 PM` as 21 June 2021', () => {
-    expect(wholeFoods('2101401306/21/202104:27 PM').date).toBe('2021-06-21');
+  it('reads `4402503309/14/202211:05 AM` (store, register, date, time) as 14 September 2022', () => {
+    expect(market('4402503309/14/202211:05 AM').date).toBe('2022-09-14');
   });
   it('reads nothing from a run of digits with no time after it', () => {
-    expect(wholeFoods('2101401306/21/20210427').date).toBeNull();
+    expect(market('4402503309/14/20221105').date).toBeNull();
   });
 });
 
@@ -249,11 +249,11 @@ describe('till receipts of northern and eastern Europe', () => {
       row('Te betalen', '6,55'),
       row('Contant', '10,00'),
       row('Wisselgeld', '3,45'),
-      row('27-10-2009 10:52 Kassa 2'),
+      row('15-04-2022 10:52 Kassa 2'),
     ]));
     expect(r.type).toBe('payment_receipt');
     expect(r.total).toBe(6.55);
-    expect(r.date).toBe('2009-10-27');
+    expect(r.date).toBe('2022-04-15');
   });
   it('reads a Polish paragon: `SUMA PLN`, not `SUMA PTU`; `Gotówka` and `Reszta`', () => {
     const r = read(page([
