@@ -214,7 +214,8 @@ const FIELD_LABELS: Record<string, { kind: Kind; labels: string[]; exclude?: Reg
   net_pay: { kind: 'amount', labels: ['liquido total a percibir', 'liquido a percibir', 'liquido total', 'liquido', 'net pay', 'net salary', 'take home pay', 'net a payer( avant impot sur le revenu)?', 'salaire net', 'valor liquido', 'liquido a receber', 'nettolohn', 'nettogehalt', 'auszahlungsbetrag', 'nettoloon', 'netto te betalen', 'netto in busta', 'netto'] },
   social_security_contributions: { kind: 'amount', labels: ['total aportaciones', 'aportaciones del trabajador', 'cotizaciones', 'social security contributions', 'cotisations salariales', 'total des cotisations', 'seguranca social', 'sozialversicherung', 'sozialabgaben', 'contributi previdenziali'] },
   withholding_amount: { kind: 'amount', labels: L.withholding },
-  amount: { kind: 'amount', labels: ['importe', 'amount', 'montant', 'valor', 'betrag', 'bedrag', 'importo', 'cantidad', 'total'] },
+  // A card slip's suggested tips (`+3%: (Tip $4.08 Total $152.96)`) name a total that was not paid.
+  amount: { kind: 'amount', labels: ['importe', 'amount', 'montant', 'valor', 'betrag', 'bedrag', 'importo', 'cantidad', 'total'], exclude: /(?<![\p{L}])(tip|gratuity|propina|pourboire|trinkgeld)(?![\p{L}])/u },
   opening_balance: { kind: 'amount', labels: ['saldo inicial', 'saldo anterior', 'opening balance', 'previous balance', 'balance brought forward', 'solde precedent', 'solde initial', 'ancien solde', 'saldo inicial', 'anfangssaldo', 'alter saldo', 'beginsaldo', 'saldo iniziale'] },
   closing_balance: { kind: 'amount', labels: ['saldo final', 'saldo actual', 'closing balance', 'new balance', 'ending balance', 'nouveau solde', 'solde final', 'solde au', 'saldo final', 'endsaldo', 'neuer saldo', 'eindsaldo', 'saldo finale'] },
   monthly_amount: { kind: 'amount', labels: ['importe mensual', 'pension mensual', 'cuantia mensual', 'monthly amount', 'montant mensuel', 'valor mensal', 'monatlicher betrag'] },
@@ -871,8 +872,9 @@ function receiptDate(ctx: Ctx): Candidate | null {
       const year = m ? Number(m[2]) : null;
       const fixed = m && year !== null && (year > maxYear || year < 1990) ? repairYear(year, maxYear) : null;
       const date = m && fixed !== null ? findDates(`${m[1]}${fixed}`, ctx.dayFirst)[0] : undefined;
-      if (!m || !date) continue;
-      d = { ...date, start: m.index, end: m.index + m[0].length };
+      if (m && date) d = { ...date, start: m.index, end: m.index + m[0].length };
+      else d = gluedTillDate(line.fold, ctx.dayFirst);
+      if (!d) continue;
       repaired = true;
     }
     const label = /(?<![\p{L}])(date|dated|fecha|datum|data|tarikh)(?![\p{L}])/u.test(line.fold.slice(0, d.start));
@@ -880,6 +882,17 @@ function receiptDate(ctx: Ctx): Candidate | null {
     found.push({ value: d.value, confidence: (label ? 0.85 : time ? 0.8 : 0.6) * (repaired ? 0.6 : 1), line, box: spanBox(line, d.start, d.end), priority: 2, time, label });
   }
   return found.find((c) => c.label) ?? found.find((c) => c.time) ?? found[0] ?? null;
+}
+
+/**
+ * A till's date that OCR glued to the register numbers before it and the time after it (`2101401306/21/202104:27 PM`:
+ * store 210, register 14013, 06/21/2021, 04:27): two digits, a slash, two digits, a slash, a four-digit year, then
+ * the time. Only with the time glued on, which says where the year ends.
+ */
+function gluedTillDate(fold: string, dayFirst: boolean): DateMatch | undefined {
+  const m = /(\d{2}\/\d{2}\/(?:19|20)\d{2})(?=[0-2]?\d:[0-5]\d)/.exec(fold);
+  const date = m ? findDates(m[1], dayFirst)[0] : undefined;
+  return m && date ? { ...date, start: m.index, end: m.index + m[1].length } : undefined;
 }
 
 // `购`/`买` alone: a Chinese VAT invoice prints its buyer heading 购买方 one character a line, down the block's edge.

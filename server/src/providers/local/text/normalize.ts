@@ -84,11 +84,13 @@ export function prepareLines(lines: readonly TextLine[]): Line[] {
       const raw = w.text.includes('\u0000') ? w.text.replace(/(?<=[\p{L}\p{N}])\u0000(?=[\p{L}\p{N}])/gu, '-').replace(/\u0000/g, ' ') : w.text;
       // Fullwidth ASCII (`发票号码：07007198`, `（incl GST)`) is ASCII: values and separators read alike.
       const wt = raw.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
-      for (const part of wt.trim().split(/\s+/)) {
-        if (!part) continue;
-        if (text) text += ' ';
-        words.push({ text: part, bbox: w.bbox, confidence: w.confidence, start: text.length, end: text.length + part.length });
-        text += part;
+      for (const whole of wt.trim().split(/\s+/)) {
+        if (!whole) continue;
+        for (const [part, bbox] of partedAmount(whole, w.bbox)) {
+          if (text) text += ' ';
+          words.push({ text: part, bbox, confidence: w.confidence, start: text.length, end: text.length + part.length });
+          text += part;
+        }
       }
     }
     if (!text) continue;
@@ -107,6 +109,18 @@ export function prepareLines(lines: readonly TextLine[]): Line[] {
     out.push(line);
   }
   return out;
+}
+
+/**
+ * A word of letters glued to an amount by OCR (`CASH242.00`, `TOTAL$12.50`; PP-OCR drops a narrow gap): the label
+ * and the amount as two words, the box shared out by characters. Only an amount with two decimals after three
+ * letters or more, so that codes (`A0000000031010`, `SR12`) stay whole.
+ */
+function partedAmount(word: string, bbox: Box): Array<[string, Box]> {
+  const m = /^(\p{L}{3,})([$€£]?\d{1,6}[.,]\d{2})$/u.exec(word);
+  if (!m) return [[word, bbox]];
+  const cut = bbox[0] + ((bbox[2] - bbox[0]) * m[1].length) / word.length;
+  return [[m[1], [bbox[0], bbox[1], cut, bbox[3]]], [m[2], [cut, bbox[1], bbox[2], bbox[3]]]];
 }
 
 /** Words with boxes estimated from the line box when a reader gave none. */
@@ -435,6 +449,14 @@ export function findDates(fold: string, dayFirst: boolean): DateMatch[] {
 }
 
 /**
+ * A British document whose pound sign OCR lost: `GBP`, a London address, or a UK postcode (`NN6 7UZ`, `N1 6RA`:
+ * outward code, a space, digit and two letters; in capitals as printed).
+ */
+function britishCues(lines: readonly Line[]): boolean {
+  return lines.some((l) => /\b(gbp|london)\b/.test(l.fold) || /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/.test(l.text));
+}
+
+/**
  * Day/month order of a document: numeric dates that are unambiguous (a part > 12) decide; otherwise the language
  * (English: month first, unless the country writes day first).
  */
@@ -458,6 +480,7 @@ export function documentDayFirst(lines: readonly Line[], language: string | null
     // VAT or an ABN (Malaysia, Singapore, India, the UK and Ireland, Australia) say day first.
     const text = lines.map((l) => l.fold).join('\n');
     if (/(\brm\s?\d|\bmyr\b|\bsdn\.?\s*bhd\b|\bgst\b|\bsgd\b|\bpte\.?\s*ltd\b|₹|\binr\b|\bvat\b|\babn\b|£|€)/.test(text)) return true;
+    if (britishCues(lines)) return true;
     return language === null;
   }
   return true;

@@ -16,34 +16,35 @@ import type { AmountMatch, Line } from './normalize.ts';
 
 /**
  * A TOTAL-like label (folded text). OCR often reads `TOTAL` as `T0TAL`, `TOTAI`, `TOTA1`, and drops the spaces of
- * a compound label (`TotalPayable`, `TotalAmtIncl.GST`).
+ * a compound label (`TotalPayable`, `TotalAmtIncl.GST`). Italian tills print `TOTALE EURO` / `TOTALE COMPLESSIVO`;
+ * Dutch `Te betalen`, Polish `SUMA PLN` / `Do zapłaty`, Swedish `Summa` / `Att betala`, Finnish `Yhteensä`, Czech `Celkem`.
  */
 const TOTAL_LABEL =
-  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|round(ed|ing)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*\(?(rm|myr|sgd|usd|eur|gbp)\)?|t[o0]ta[l1i]\s*(amt|amount)?\s*(payable|due|paid|incl\w*)|t[o0]ta[l1i]\s*(sales|amt|amount)|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
+  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|t[o0]ta[l1i]e(\s*(euro|eur|complessivo|da\s*pagare))?|net+\s*t[o0]ta[l1i]|round(ed|ing)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*\(?(rm|myr|sgd|usd|eur|gbp)\)?|t[o0]ta[l1i]\s*(amt|amount)?\s*(payable|due|paid|incl\w*)|t[o0]ta[l1i]\s*(sales|amt|amount)|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|te\s*betalen|summa|suma(\s*pln)?|razem|do\s*zaplaty|att\s*betala|at\s*betale|yhteensa|celkem|k\s*uhrade|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
 /** Strong total labels: the amount to pay (after rounding, with tax, with tip). */
 const STRONG_TOTAL =
-  /(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|final\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*((amt|amount)\s*)?(pay\w*|due|incl\w*|\(incl\w*|after|rounded|inclusive|rm|eur|usd)|t[o0]ta[l1i]\s*sales\s*\(?\s*incl\w*|amount\s*(due|payable|paid)|balance\s*due|zu\s*zahlen|gesamtbetrag|total\s*ttc|net\s*a\s*payer|a\s*pagar|after\s*round\w*|charged)/u;
+  /(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|final\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*((amt|amount)\s*)?(pay\w*|due|incl\w*|\(incl\w*|after|rounded|inclusive|rm|eur|usd)|t[o0]ta[l1i]\s*sales\s*\(?\s*incl\w*|amount\s*(due|payable|paid)|balance\s*due|zu\s*zahlen|gesamtbetrag|te\s*betalen|do\s*zaplaty|att\s*betala|at\s*betale|k\s*uhrade|total\s*ttc|net\s*a\s*payer|a\s*pagar|after\s*round\w*|charged)/u;
 /** The total after rounding (`Rounded Total`, `Total after rounding`): what was paid when a till rounds to 5 cents. */
 const ROUNDED_TOTAL = /(round(ed)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*(after\s*round\w*|rounded)|after\s*round\w*)/u;
 /** Labels that look like totals but are not the amount paid. */
 const NOT_TOTAL =
-  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought)|includ\w*\s*\d+(?:[.,]\d+)?\s*%\s*(gst|vat|tax|sst|iva|tva|mwst))/u;
+  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|t[o0]ta[l1i]e\s*(iva|imponibile|sconti|pezzi|articoli|risparmio)|(suma|summa|totaal|celkem|yhteensa)\s*(ptu|moms|btw|dph|alv|vat)|sprzedaz\s*opodatk\w*|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought)|includ\w*\s*\d+(?:[.,]\d+)?\s*%\s*(gst|vat|tax|sst|iva|tva|mwst))/u;
 
 const TIP_LABEL = /(?<![\p{L}])(tip|tips|gratuity|propina|pourboire|trinkgeld|mancia|gorjeta|service\s*charge)(?![\p{L}])/u;
 const ROUNDING_LABEL = /(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung|arrondi|redondeo|arredondamento)/u;
-const CASH_LABEL = /(?<![\p{L}])(cash\s*(tendered|tender|received|paid)|cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
-const CHANGE_LABEL = /(?<![\p{L}])(change\s*(due|amt|amount|given)|change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco)(?![\p{L}])/u;
+const CASH_LABEL = /(?<![\p{L}])(cash\s*(tendered|tender|received|paid)|cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|contante|contanti|contant|kontant|gotowka|hotovost|kateinen|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
+const CHANGE_LABEL = /(?<![\p{L}])(change\s*(due|amt|amount|given)|change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco|wisselgeld|reszta|vaxel|byttepenge|vraceno)(?![\p{L}])/u;
 
 /** Words only a till receipt prints (folded), with their weight. */
 const TILL_CUES: Array<[RegExp, number]> = [
   [CHANGE_LABEL, 1.5],
-  [/(?<![\p{L}])(cash|tendered|efectivo|especes|bar(geld)?|gegeben)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(cash|tendered|efectivo|especes|bar(geld)?|gegeben|contante|contanti|contant|kontant|gotowka|hotovost)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(tip|gratuity|propina|pourboire|trinkgeld)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung)(?![\p{L}])/u, 1],
-  [/(?<![\p{L}])(cashier|kasse|kassierer|caja|cajero|caisse|caissier|operator|served by|counter|terminal|pos|till|table|pax|guests?|mesa|tisch)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(cashier|kasse|kassierer|caja|cajero|caisse|caissier|cassa|cassiere|operator|operatore|served by|counter|terminal|pos|till|table|pax|guests?|mesa|tisch)(?![\p{L}])/u, 1],
   [/(thank\s*you|thanks|danke|vielen dank|gracias|merci|obrigad[oa]|grazie|come again|welcome back|see you)/u, 1],
   // `Due on receipt`, `payable upon receipt of`: an invoice's payment terms, not a receipt's title.
-  [/(?<![\p{L}])(?<!(?:up)?on\s+)(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(?<!(?:up)?on\s+)(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|kassabon|paragon\s*fiskalny|kvitto|kvittering|uctenka|kuitti|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(qty|item\(s\)|items?|pcs|stk)(?![\p{L}])/u, 0.5],
   [/(?<![\p{L}])(visa|master\s*card|mastercard|amex|debit|girocard|ec-?karte|maestro|approval|auth(orization)?\s*(code|no)|card\s*(no|type)|contactless|kartenzahlung)(?![\p{L}])/u, 0.75],
   [/(goods sold|not (returnable|refundable)|exchange|refund within|keep (this|your) receipt)/u, 1],
@@ -196,15 +197,15 @@ export function receiptTotal(lines: readonly Line[], amounts: AmountMatch[][]): 
 
 function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | null {
   const decimalsOnly = amounts.flat().filter((a) => !a.percent && a.decimals).length >= 3;
-  const cands: Array<Found & { priority: number; below: boolean }> = [];
+  const cands: Array<Found & { priority: number; below: boolean; classed: boolean }> = [];
   for (const line of lines) {
     const m = TOTAL_LABEL.exec(line.fold);
     if (!m) continue;
-    if (NOT_TOTAL.test(line.fold)) continue;
+    if (NOT_TOTAL.test(line.fold) || tipSuggestion(lines, amounts, line)) continue;
     const v = valueOf(lines, amounts, line, m.index + m[0].length, decimalsOnly);
     if (!v || v.a.value <= 0) continue;
     const priority = ROUNDED_TOTAL.test(line.fold) ? 3.5 : STRONG_TOTAL.test(line.fold) ? 3 : 2;
-    cands.push({ value: v.a.value, line: v.line, start: v.a.start, end: v.a.end, confidence: (v.below ? 0.7 : 0.8) * (v.repaired ? 0.7 : 1), priority: v.repaired ? priority - 1.5 : priority, below: v.below });
+    cands.push({ value: v.a.value, line: v.line, start: v.a.start, end: v.a.end, confidence: (v.below ? 0.7 : 0.8) * (v.repaired ? 0.7 : 1), priority: v.repaired ? priority - 1.5 : priority, below: v.below, classed: !v.below && taxClassed(v.line, v.a) });
   }
   const cash = tender(lines, amounts, CASH_LABEL, decimalsOnly);
   const change = tender(lines, amounts, CHANGE_LABEL, decimalsOnly);
@@ -239,8 +240,10 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
       best = { ...best, value: Math.round((best.value + r.value) * 100) / 100, confidence: Math.min(best.confidence, 0.7) };
     }
   }
-  // Exact cash and no change line: a total read only from the line below its label yields to the cash.
-  if (best && cash && !change && best.below && !close(best.value, cash.value)) return { ...cash, confidence: 0.5 };
+  // Exact cash and no change line: a total read only from the line below its label yields to the cash; so does one
+  // that carries a tax class letter (`SUMME 1,55A`: an item's price a photo taken askew set on the total's line).
+  if (best && cash && !change && (best.below || best.classed) && !close(best.value, cash.value)) return { ...cash, confidence: 0.5 };
+  if (best) best = dollarReadAsOne(lines, amounts, best);
   if (best) {
     // A total larger than the cash handed over is a misreading (or the cash line is): lower confidence.
     if (cash && !change && best.value > cash.value + 0.005) return { ...best, confidence: best.confidence * 0.7 };
@@ -248,6 +251,53 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
   }
   // Only a cash line (and no change, or none given): the cash handed over was the total.
   if (cash && (!change || close(change.value, 0))) return { ...cash, confidence: change ? 0.6 : 0.5 };
+  return saleAmount(lines, amounts, decimalsOnly);
+}
+
+/**
+ * OCR reads a dollar sign as a `1` (`TOTAL 1125.00` for `TOTAL $125.00`): a total printed with no `$` whose first
+ * digit is a 1, on a receipt that prints the same amount without that 1 after a `$` on another line (its subtotal,
+ * its card charge), is that amount.
+ */
+function dollarReadAsOne<T extends Found>(lines: readonly Line[], amounts: AmountMatch[][], best: T): T {
+  const own = amounts[best.line.index].find((a) => a.start === best.start);
+  const digits = best.line.fold.slice(best.start, best.end);
+  // (Not after a tip line: a tip makes the total larger than the amounts printed before it.)
+  if (!own || own.currency !== null || !/^1\d+[.,]\d{2}$/.test(digits) || lines.some((l) => TIP_LABEL.test(l.fold))) return best;
+  // The leading 1 is worth 10^(digits before the decimals - 1).
+  const value = Math.round((best.value - 10 ** (digits.length - 4)) * 100) / 100;
+  const printed = lines.some((l) => l.index !== best.line.index && amounts[l.index].some((a) => a.currency === 'USD' && Math.abs(a.value - value) < 0.005));
+  return printed ? { ...best, value, confidence: best.confidence * 0.8 } : best;
+}
+
+/** An amount followed by one letter (`2,19 B`, `0.95 R`, `1,55A`): the tax class a till prints beside an item's price. */
+function taxClassed(line: Line, a: AmountMatch): boolean {
+  return /^\s?[a-z](?![\p{L}\d])/u.test(line.fold.slice(a.end));
+}
+
+/**
+ * A card slip's suggested tips (`+3%: (Tip $4.08 Total $152.96)`, or `=Total: 6.62 6.80 6.91` under
+ * `Gratuity: 15% 18% 20%`): what the total would be with a tip the customer has not chosen yet, never the total.
+ */
+function tipSuggestion(lines: readonly Line[], amounts: AmountMatch[][], line: Line): boolean {
+  const own = amounts[line.index];
+  if (TIP_LABEL.test(line.fold) && own.some((a) => a.percent)) return true;
+  // A row of three totals or more, one per tip rate named just above it.
+  if (own.filter((a) => !a.percent).length < 3) return false;
+  return lines.slice(Math.max(0, line.index - 3), line.index).some((l) => TIP_LABEL.test(l.fold) && amounts[l.index].filter((a) => a.percent).length >= 2);
+}
+
+/**
+ * A card slip with no total line (the tip left to fill in by hand): its `Amount:` line, the sale as charged, is the
+ * total printed. Only a label that starts its line and an amount on the same line.
+ */
+function saleAmount(lines: readonly Line[], amounts: AmountMatch[][], decimalsOnly: boolean): Found | null {
+  for (const line of lines) {
+    const m = /^[^\p{L}\d]{0,3}((sale|purchase)\s*)?amount\s*:/u.exec(line.fold);
+    if (!m || tipSuggestion(lines, amounts, line)) continue;
+    const a = money(amounts[line.index], decimalsOnly, line.fold).filter((x) => x.start >= m[0].length && x.value > 0);
+    if (a.length === 1) return { value: a[0].value, line, start: a[0].start, end: a[0].end, confidence: 0.6 };
+  }
   return null;
 }
 
