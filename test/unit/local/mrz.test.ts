@@ -280,6 +280,18 @@ describe('repair and gate (synthetic probabilities)', () => {
     expect(d.gate).toBe(false);
     expect(d.gateReasons).toContain('birth_date');
   });
+
+  it('gate: no state code on any list and checks that do not all pass is no zone (a sideways bill read as one)', () => {
+    // The phantom a bill photographed sideways gave: two check digits pass by chance, `HHG` and `96J` are no state.
+    const phantom = ['CGHHGVGGEGWGGHG<AG<W<H<<HEBHW<<W<HHW', '<S00T7X8H096J8212188X7005069XXXO0101'];
+    const d = decode('TD2', probsFor(phantom));
+    expect(d.valid).toBe(false);
+    expect(d.gate).toBe(false);
+    expect(d.gateReasons).toContain('state_codes');
+    // the same lines with real state codes: not this reason (a genuine zone may print a wrong check digit)
+    const listed = ['CGUTOVGGEGWGGHG<AG<W<H<<HEBHW<<W<HHW', '<S00T7X8H0UTO8212188X7005069XXXO0101'];
+    expect(decode('TD2', probsFor(listed)).gateReasons).not.toContain('state_codes');
+  });
 });
 
 function mrzCd(s: string): number {

@@ -632,6 +632,11 @@ function decodeWith(format: MrzFormat, probs: Float32Array[][], usePrior: boolea
   // specimens and real cards are printed with wrong check digits)
   if (passedRaw < 1 || (passed < 2 && !(meanConf >= 0.75 && knownStates >= 1))) reasons.push('check_digits');
   if (meanConf < 0.5) reasons.push('confidence');
+  // No state code on any list, one of them with digits in it, and check digits that do not all pass: lines of a page
+  // that only look like a zone (a bill photographed sideways read `HHG` and `96J` with two digits passing by chance,
+  // and was typed an identity card). A specimen's made-up state in letters (`CMW`) with a failing digit stays a zone.
+  const codes = stateSpans.map((sp) => sp.map(([l, i]) => lines[l][i]).join(''));
+  if (knownStates === 0 && !parsed.valid && codes.some((c) => /\d/.test(c))) reasons.push('state_codes');
   // the document code decides between formats of the same size (P for TD3, V for MRV): it must have been read so
   if (probs[0][0][ALPHABET.indexOf(text[0][0])] < 0.05) reasons.push('document_code');
   // a fixed prefix (IDFRA) must have been read so too: another 2 x 36 zone forced into it is not this format
