@@ -277,10 +277,10 @@ function unglueGroup(group: Char[]): Char[][] {
 /**
  * Where the recogniser glued a label to its neighbours, whatever the gap: a number sign to the word before it and to
  * what follows it (`Facturen°2022` is `Facture n° 2022`, `FACTUREN°:` is `FACTURE N°:`, `N°DECLIENT` is `N° DECLIENT`,
- * `FactureN:2024-03` is `Facture N: 2024-03`), a
- * word's colon to its value (`Date:2mars` is `Date: 2mars`), a word to the code after it (`InvoiceINV/2023`), the
- * name of the document to its number (`Invoice103767`) and `Nr.` to the number (`Nr.R87654321012345`). Never inside a time or an amount (`12:30`) or an
- * address (`https://`): the colon's split needs a letter before it and a letter, digit or bracket after it.
+ * `FactureN:2024-03` is `Facture N: 2024-03`), a word's colon to its value (`Date:2mars` is `Date: 2mars`), a word to
+ * the code after it (`InvoiceINV/2023`), the name of the document to its number (`Invoice103767`) and `Nr.` to the
+ * number (`Nr.R87654321012345`). Never inside a time or an amount (`12:30`) or an address (`https://`): the colon's
+ * split needs a letter before it and a letter, digit or bracket after it.
  */
 function glued(chars: readonly Char[], i: number): boolean {
   const at = (k: number) => chars[k]?.text ?? '';
