@@ -261,3 +261,72 @@ describe('dates', () => {
     expect(us.issue_date?.value).toBe('2024-03-04');
   });
 });
+
+/** A line as PP-OCR gives it: words at their x with one band `y0..y1`, boxes grown around the text (taller than it). */
+const ocrLine = (y0: number, y1: number, words: Array<[number, string]>): TextLine => {
+  const ws = words.map(([x, text]) => ({ text, bbox: [x, y0, x + 0.0075 * text.length, y1] as [number, number, number, number], confidence: 0.95 }));
+  return { page: 1, text: ws.map((w) => w.text).join(' '), bbox: [ws[0].bbox[0], y0, ws[ws.length - 1].bbox[2], y1], words: ws, confidence: 0.95 };
+};
+
+describe('scans read by PP-OCR: grown boxes, values set apart from their labels', () => {
+  it('takes the row under a header row whose grown boxes overlap it a little as the line below (Dutch header-row values)', () => {
+    const lines = [
+      ocrLine(0.307, 0.331, [[0.085, 'Kopie'], [0.13, 'factuur']]),
+      ocrLine(0.329, 0.353, [[0.084, 'Klant'], [0.248, 'Order'], [0.529, 'Factuur'], [0.585, 'datum'], [0.722, 'Factuur'], [0.836, 'Vervaldatum']]),
+      ocrLine(0.3437, 0.367, [[0.082, 'SCONL0303006280999'], [0.247, 'SCONL000000444'], [0.565, '8-9-2022'], [0.683, 'VF1005193039'], [0.854, '22-9-2022']]),
+      ocrLine(0.437, 0.46, [[0.079, 'Prijzen'], [0.13, 'inclusief'], [0.2, 'BTW'], [0.55, 'Factuur'], [0.61, 'totaal'], [0.67, 'EUR'], [0.86, '49,99']]),
+    ];
+    const f = read(lines);
+    expect(f.invoice_number?.value).toBe('VF1005193039');
+    expect(f.issue_date?.value).toBe('2022-09-08');
+    expect(f.due_date?.value).toBe('2022-09-22');
+  });
+  it('reads a value boxed as a line of its own beside the label that ends its line, set a little lower (Beleg-Nr)', () => {
+    const lines = [
+      ocrLine(0.0718, 0.0888, [[0.08, 'Lieferant'], [0.36, 'Kaufer']]),
+      ocrLine(0.0938, 0.1187, [[0.079, 'MUSTERLIEFERANT'], [0.2, 'GMBH'], [0.36, 'MUSTER-KUNDE'], [0.46, 'GMBH'], [0.62, 'Beleg-Nr']]),
+      ocrLine(0.1051, 0.1198, [[0.769, '：R87654321012345']]),
+      ocrLine(0.1148, 0.1345, [[0.078, 'BAHNHOFSTRASSE'], [0.19, '99'], [0.62, 'Beleg-Datum'], [0.71, '：06.08.2013']]),
+      ocrLine(0.1594, 0.1792, [[0.078, 'USt-IdNr'], [0.14, '：DE123456789']]),
+    ];
+    const f = read(lines);
+    expect(f.invoice_number?.value).toBe('R87654321012345');
+    expect(f.issue_date?.value).toBe('2013-08-06');
+    // `Kaufer` (buyer) beside `Lieferant` (supplier) is the next label, not the supplier's name.
+    expect(f.issuer_name?.value).toBe('MUSTERLIEFERANT GMBH');
+  });
+  it('never takes a party label as a name, nor the end of a hyphenated column title as a party label', () => {
+    const roles = left(['Rechnung', 'Rechnungsempfanger Warenempfanger', 'Afleveradres', 'Summe 10,00 EUR']);
+    expect(value(roles, 'customer_name')).toBeNull();
+    const header = [
+      ocrLine(0.3188, 0.342, [[0.077, 'GTIN'], [0.2, 'Art-Nr-Lieferant'], [0.45, 'Menge']]),
+      ocrLine(0.3301, 0.3499, [[0.075, 'Art-Nr-Kunde'], [0.19, 'Artikelbezeichnung']]),
+      ocrLine(0.3499, 0.3759, [[0.076, 'Wichtige'], [0.19, 'Information:'], [0.3, 'Bei'], [0.33, 'Bestellungen']]),
+    ];
+    expect(value(header, 'issuer_name')).toBeNull();
+  });
+});
+
+describe('a totals header row over its amounts (TOTAL HT | TOTAL TVA | TOTAL TTC)', () => {
+  // A French invoice scanned: a left column of payment terms runs beside the totals, so the amounts are not the line
+  // right below the header; the title alone was weak beside the company ids (SIREN) of a Kbis extract.
+  const lines = [
+    ocrLine(0.0418, 0.0667, [[0.108, 'LOGO'], [0.2, 'Vendeur'], [0.6, 'FACTURE'], [0.67, 'N°:'], [0.7, 'F20180027']]),
+    ocrLine(0.0622, 0.0814, [[0.508, 'Date:'], [0.56, '31/12/2018']]),
+    ocrLine(0.1594, 0.1803, [[0.09, 'SIREN/SIRET:'], [0.2, '12345678900014'], [0.5, 'SIREN/SIRET:'], [0.6, '98765432100029']]),
+    ocrLine(0.7761, 0.801, [[0.08, 'Toutre'], [0.5, 'TOTALHT'], [0.64, 'TOTAL'], [0.69, 'TVA'], [0.78, 'TOTAL'], [0.83, 'TTC']]),
+    ocrLine(0.7863, 0.8061, [[0.08, 'detroisfo'], [0.2, 'ifi']]),
+    ocrLine(0.7982, 0.8123, [[0.08, 'paiement:'], [0.13, '40E']]),
+    ocrLine(0.8061, 0.8248, [[0.078, 'Lesreglemntreu'], [0.52, '100,00'], [0.66, '10,00'], [0.8, '110,00']]),
+  ];
+  it('is an invoice\'s cue, its amounts adding up', () => {
+    const c = classifyText(lines).candidates[0];
+    expect(c.type).toBe('invoice');
+    expect(c.confidence).toBeGreaterThanOrEqual(0.5);
+  });
+  it('gives the total under its label, the next column\'s `TOTAL TVA` no reason to exclude it', () => {
+    const f = read(lines);
+    expect(f.total_amount?.value).toBe(110);
+    expect(f.tax_amount?.value).toBe(10);
+  });
+});

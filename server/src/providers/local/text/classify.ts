@@ -56,6 +56,8 @@ const EXTRA_INVOICE_PHRASES = [
   'faktura', 'faktura vat', 'numer faktury', 'nr faktury', 'data wystawienia', 'sprzedawca', 'nabywca', 'do zaplaty', 'razem do zaplaty',
   'kwota naleznosci', 'faktura cislo', 'danovy doklad', 'fattura n', 'numero documento', 'fatura n', 'data de vencimento',
   'rechnung nr', 'leistungsdatum', 'invoice no', 'invoice id',
+  // German compounds titled with the invoice's kind (a commercial, final, partial, down-payment invoice).
+  'handelsrechnung', 'schlussrechnung', 'teilrechnung', 'abschlagsrechnung', 'rechnungsbetrag',
   // Brazilian notas fiscais and faturas, Romanian, Czech, Dutch, German and Italian invoice labels.
   'nota fiscal', 'valor a pagar', 'data de emissao', 'data emissao', 'factura fiscala', 'datum vystaveni', 'datum splatnosti', 'dodavatel',
   'odberatel', 'factuurnummer', 'factuurdatum', 'rechnungsnummer', 'rechnungsdatum', 'numero fattura', 'data fattura',
@@ -70,6 +72,34 @@ const EXTRA_INVOICE_PHRASES = [
   // Chinese VAT invoices (fapiao): invoice, invoice number, date of issue, total with tax, seller, buyer.
   '发票', '增值税', '发票号码', '开票日期', '价税合计', '销售方', '购买方',
 ];
+
+/** Column titles of an item table: a header row of them is the items', not the totals'. */
+const ITEM_HEADER = /(?<![a-z])(description|desc|qty|quantity|item|article|articulo|artikel|designation|bezeichnung|omschrijving|descrizione|concepto|price|prix|precio|preis|prijs|prezzo|unit|unitario|menge|cantidad|quantite|aantal|hours)(?![a-z])/;
+
+/**
+ * A totals header row (`TOTAL HT  TOTAL TVA  TOTAL TTC`, `Nettobetrag  MwSt  Endbetrag`) whose amounts stand on a row
+ * of their own below it (within 3 of its heights and 4 lines: a left column's text may come between), under its
+ * total words: those amounts (two or more, with decimals; up to the line giving the third), left to right; none for
+ * an item table's header.
+ */
+function totalsRowBelow(lines: readonly Line[], i: number, at: number): number[] {
+  const head = lines[i];
+  if (ITEM_HEADER.test(head.fold)) return [];
+  const x = head.words.find((w) => w.end > at)?.bbox[0] ?? head.bbox[0];
+  const h = head.bbox[3] - head.bbox[1];
+  // A photographed row may come out as several lines (`Tout dd 110,00` above `100,00 10,00`): all of them, by x.
+  const under: Array<{ x: number; value: number }> = [];
+  for (const below of lines.slice(i + 1, i + 5)) {
+    if (below.page !== head.page || below.bbox[1] > head.bbox[3] + 3 * h) break;
+    if (TOTAL_WORDS.test(below.fold)) break;
+    for (const a of findAmounts(below.fold, true)) {
+      const w = below.words.find((x2) => x2.end > a.start);
+      if (a.decimals && !a.percent && w !== undefined && w.bbox[0] >= x - 0.12 && w.bbox[0] <= head.bbox[2] + 0.05) under.push({ x: w.bbox[0], value: a.value });
+    }
+    if (under.length >= 3) break;
+  }
+  return under.length >= 2 ? under.sort((a, b) => a.x - b.x).map((a) => a.value) : [];
+}
 
 /** What the invoice and bank types keep of their score on a till's layout. */
 const TILL_INVOICE_WEIGHT = 0.15;
@@ -181,24 +211,33 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
       .join('\n'),
   );
 
-  // Cues from patterns.
-  let invoiceCue = 0;
-  /** The last amount of each line that names a total, a subtotal or a tax (its value column), top to bottom. */
-  const totalsColumn: number[] = [];
-  for (const l of lines) {
-    if (!TOTAL_WORDS.test(l.fold)) continue;
-    const amounts = findAmounts(l.fold, true).filter((a) => a.decimals && !a.percent);
-    if (amounts.length > 0) {
-      invoiceCue++;
-      totalsColumn.push(amounts.at(-1)!.value);
-    }
-  }
-  const totalsAddUp = sumsUp(totalsColumn);
-  const hasIban = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}/.test(raw);
   // Structure: a till layout (item + amount rows, TOTAL / CASH / CHANGE lines, no customer block) is a receipt
   // even when it is titled "tax invoice" (Malaysian GST receipts are).
   const till = tillLayout(lines);
   const isReceipt = isTill(till);
+
+  // Cues from patterns.
+  let invoiceCue = 0;
+  /** The last amount of each line that names a total, a subtotal or a tax (its value column), top to bottom. */
+  const totalsColumn: number[] = [];
+  for (const [i, l] of lines.entries()) {
+    const word = TOTAL_WORDS.exec(l.fold);
+    if (!word) continue;
+    const amounts = findAmounts(l.fold, true).filter((a) => a.decimals && !a.percent);
+    if (amounts.length > 0) {
+      invoiceCue++;
+      totalsColumn.push(amounts.at(-1)!.value);
+    } else if (!isReceipt) {
+      // (A till's tax summary row, `GST Summary Amount GST` over `SR=6% 25.47 1.53`, is the till's.)
+      const row = totalsRowBelow(lines, i, word.index);
+      if (row.length > 0) {
+        invoiceCue++;
+        totalsColumn.push(...row);
+      }
+    }
+  }
+  const totalsAddUp = sumsUp(totalsColumn);
+  const hasIban = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}/.test(raw);
   /** The receipt prints that it is a (Spanish) simplified invoice. */
   const simplified = /factura\s+simplificada/.test(fold);
   // A payment receipt's own words (an online receipt is no till, but it is a proof of payment, not an invoice).

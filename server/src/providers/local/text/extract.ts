@@ -170,7 +170,8 @@ const L = {
     'numero', 'number', 'numer', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
   number_weak_exclude:
     /(tel|phone|fax|mobile|account|acct|konto|konta|rachunk|klient|zamowien|cuenta|compte|conta|iban|tax|vat|tva|iva|btw|nif|cif|nip|siret|siren|regon|krs|order|pedido|commande|bestell|ordine|customer|client|kunde|cliente|klant|page|seite|pagina|po\b|purchase|delivery|lieferschein|albaran|tracking|serial|serie|item|article|articulo|artikel|qty|ksef|dni|passport|licen|policy|poliza|iban|bank|sort code|swift|bic|abn|gst|ust|uid|mwst|steuer|contrat|contract|vertrag|mandat|customer|account|transaction|auth|approval|card|terminal|receipt)/,
-  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'lasku', 'tax invoice', 'credit note', 'vendor bill', 'bill', 'faktur', 'invois'],
+  invoice_word: ['invoice', 'factuur', 'facture', 'factura', 'fattura', 'fatura', 'rechnung', 'avoir', 'gutschrift', 'faktura', 'lasku', 'tax invoice', 'credit note', 'vendor bill', 'bill', 'faktur', 'invois',
+    'handelsrechnung', 'schlussrechnung', 'teilrechnung', 'abschlagsrechnung'],
   customer: [
     'bill to', 'billed to', 'invoice to', 'sold to', 'customer', 'client', 'klant', 'kunde', 'cliente', 'destinataire',
     'destinatario', 'buyer', 'acheteur', 'guest name', 'nom de l.?abonne', 'factuuradres', 'rechnungsempfanger',
@@ -419,10 +420,47 @@ function lineBelow(ctx: Ctx, line: Line): Line | null {
   for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + 3; i++) {
     const next = ctx.lines[i];
     if (next.page !== line.page) return null;
-    if (next.bbox[1] < line.bbox[3] - h * 0.3) continue; // same band
+    // Same band: overlapping by more than half the smaller height (PP-OCR's boxes are grown around their text, so the
+    // next line of a close-set table may overlap this one's box a little and still be the line below).
+    const nh = next.bbox[3] - next.bbox[1];
+    if (Math.min(line.bbox[3], next.bbox[3]) - Math.max(line.bbox[1], next.bbox[1]) > 0.5 * Math.min(h, nh)) continue;
     return next.bbox[1] - line.bbox[3] <= 2.5 * h ? next : null;
   }
   return null;
+}
+
+/**
+ * The first line below `line` with words under `label` (its column), within 2.5 of its heights and 4 lines: a
+ * totals header row (`TOTAL HT  TOTAL TVA  TOTAL TTC`) may have a left column's text between it and its amounts.
+ */
+function alignedBelow(ctx: Ctx, line: Line, label: Box): [Line | null, { start: number; end: number } | null] {
+  const h = line.bbox[3] - line.bbox[1];
+  for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + 4; i++) {
+    const next = ctx.lines[i];
+    if (next.page !== line.page || next.bbox[1] - line.bbox[3] > 2.5 * h) break;
+    const nh = next.bbox[3] - next.bbox[1];
+    if (Math.min(line.bbox[3], next.bbox[3]) - Math.max(line.bbox[1], next.bbox[1]) > 0.5 * Math.min(h, nh)) continue;
+    const span = alignedSpan(next, label, 'amount');
+    if (span) return [next, span];
+  }
+  return [null, null];
+}
+
+/**
+ * A line of its own right of a label that ends its line, in the label's band (overlapping it by more than half the
+ * smaller height) and starting within a quarter of the page's width: the nearest such line.
+ */
+function lineBeside(ctx: Ctx, line: Line, label: Box): Line | null {
+  const h = label[3] - label[1];
+  let best: Line | null = null;
+  for (let i = Math.max(0, line.index - 3); i < ctx.lines.length && i <= line.index + 3; i++) {
+    const o = ctx.lines[i];
+    if (o === line || o.page !== line.page || o.bbox[0] < label[2] - 0.005 || o.bbox[0] - label[2] > 0.25) continue;
+    const overlap = Math.min(label[3], o.bbox[3]) - Math.max(label[1], o.bbox[1]);
+    if (overlap <= 0.5 * Math.min(h, o.bbox[3] - o.bbox[1])) continue;
+    if (!best || o.bbox[0] < best.bbox[0]) best = o;
+  }
+  return best;
 }
 
 /** Words of `below` under the horizontal extent of the label box (table header / value row). */
@@ -513,6 +551,8 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
   for (const hit of findLabels(ctx, labels)) {
     const { line } = hit;
     if (exclude && exclude.test(line.fold.slice(Math.max(0, hit.start - 12), hit.end + 12))) continue;
+    // The end of a hyphenated column title (`Art-Nr-Lieferant`, the supplier's item number) labels no party.
+    if (kind === 'text' && /[\p{L}\p{N}]-$/u.test(line.fold.slice(0, hit.start))) continue;
     const end = kind === 'text' || kind === 'id' ? cellEnd(line, hit.end) : segmentEnd(line, hit.end, ctx.dates[line.index]);
     // A name after a word in running text is no value (`employée dans notre entreprise`): it needs `:`/`-` or a cell.
     const separated =
@@ -532,6 +572,13 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
     const rest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
     // A header row of labels (`Invoice Number  Invoice Date  Due Date`, spaced as one cell): its values are below.
     const closes = /^\s*[:\-–]?\s*$/.test(rest) || (kind === 'id' && isLabel(rest.split(/\s+/).filter(Boolean).slice(0, 2).join(' ')));
+    // The label ends its line and the value is a line of its own beside it, set a little lower or higher (an OCR
+    // engine boxes `Beleg-Nr` and `: R87654321012345` apart when the value's baseline is offset).
+    if (closes && kind !== 'text' && /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end))) {
+      const beside = lineBeside(ctx, line, spanBox(line, hit.start, hit.end));
+      const b = beside ? valueIn(ctx, kind, beside, 0, kind === 'id' ? cellEnd(beside, 0) : segmentEnd(beside, 0, ctx.dates[beside.index])) : null;
+      if (beside && b && /^[\s:#.\-–|]*$/.test(beside.text.slice(0, b.start))) return { value: b.value, confidence: 0.75, line: beside, box: spanBox(beside, b.start, b.end), priority };
+    }
     // Below a table's header row (`Description Qty Price Tax Amount`) sits an item, not the label's value.
     const header = kind === 'amount' && TABLE_HEADER.test(line.fold);
     const below = ((kind === 'text' || kind === 'amount') && !closes) || header ? null : lineBelow(ctx, line);
@@ -556,7 +603,12 @@ const LABEL_WORDS = new Set(
   cuenta direccion nombre cliente factura fecha importe cantidad precio pago referencia telefono correo banco titular
   compte adresse nom facture montant prix paiement banque titulaire conta morada nome fatura valor pagamento
   konto adresse rechnung datum betrag menge preis zahlung bankverbindung inhaber kunde
-  rekening adres naam klant factuur bedrag prijs betaling indirizzo cliente fattura importo prezzo pagamento`.split(/\s+/),
+  rekening adres naam klant factuur bedrag prijs betaling indirizzo cliente fattura importo prezzo pagamento
+  seller buyer vendor supplier recipient consignee shipper delivery deliver invoicing
+  emisor receptor comprador vendedor proveedor destinatario remitente fornecedor fornitore mittente cedente cessionario
+  vendeur acheteur fournisseur destinataire expediteur livraison facturation
+  lieferant kaufer verkaufer empfanger rechnungsempfanger warenempfanger lieferadresse rechnungsadresse absender
+  afleveradres factuuradres leveradres leveringsadres verkoper koper leverancier`.split(/\s+/),
 );
 function isLabel(text: string): boolean {
   const words = foldKeep(text).replace(/[.:#()/,\-–|]+/g, ' ').trim().split(/\s+/).filter(Boolean);
@@ -583,7 +635,9 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
     const out: Candidate[] = [];
     for (const hit of findLabels(ctx, labels)) {
       const { line } = hit;
-      const around = line.fold.slice(Math.max(0, hit.start - 12), hit.end + 14);
+      // What stands around the label in its own cell (a header row's next column, `TOTAL TVA | TOTAL TTC`, is not).
+      const cell = line.cells.find((c) => c.start <= hit.start && c.end >= hit.end);
+      const around = line.fold.slice(Math.max(cell?.start ?? 0, hit.start - 12), Math.min(cell?.end ?? Infinity, hit.end + 14));
       if (exclude && exclude.test(around)) continue;
       if (exclusive && exclusive.test(line.fold.slice(hit.start, hit.end))) continue;
       const end = segmentEnd(line, hit.end, ctx.dates[line.index]);
@@ -597,8 +651,7 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
         // sign in brackets may follow it (`Total Due ($)`), which OCR often reads `(S)`.
         const cellRest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
         if (!/^\s*[:\-–.]?\s*(\(?[€$£%]\)?|\([sS]\))?\s*$/.test(cellRest)) continue;
-        const below = lineBelow(ctx, line);
-        const span = below ? alignedSpan(below, spanBox(line, hit.start, hit.end), 'amount') : null;
+        const [below, span] = alignedBelow(ctx, line, spanBox(line, hit.start, hit.end));
         v = below && span ? valueIn(ctx, 'amount', below, span.start, span.end) : null;
         if (!v || !below) continue;
         where = below;
