@@ -330,3 +330,20 @@ describe('a totals header row over its amounts (TOTAL HT | TOTAL TVA | TOTAL TTC
     expect(f.tax_amount?.value).toBe(10);
   });
 });
+
+describe('party headings that a photo split onto two lines', () => {
+  it('bound each other\'s columns: the biller\'s bare VAT id is the issuer\'s, the recipient\'s is not', () => {
+    const lines = [
+      ocrLine(0.0865, 0.1109, [[0.4269, 'Invoice']]),
+      ocrLine(0.1378, 0.1631, [[0.4127, 'Invoice'], [0.48, 'ID:'], [0.51, 'A-17']]),
+      ocrLine(0.2219, 0.2406, [[0.5205, 'Biller']]),
+      ocrLine(0.2316, 0.2504, [[0.1646, 'Recipient']]),
+      ocrLine(0.2439, 0.2626, [[0.5164, 'ACME'], [0.56, 'Corporation']]),
+      ocrLine(0.2553, 0.2781, [[0.1616, 'John'], [0.2, 'Doe'], [0.52, 'United'], [0.58, 'Kingdom']]),
+      ocrLine(0.3002, 0.3254, [[0.1638, 'Baker'], [0.21, 'Street'], [0.52, 'GB123456789']]),
+      ocrLine(0.3132, 0.3344, [[0.1668, 'GB987654321']]),
+      ocrLine(0.5131, 0.5343, [[0.7237, 'Total:'], [0.77, '1.19']]),
+    ];
+    expect(value(lines, 'issuer_tax_id')).toBe('GB123456789');
+  });
+});

@@ -982,22 +982,33 @@ interface PartyBlock {
  */
 function partyBlocks(ctx: Ctx): PartyBlock[] {
   const blocks: PartyBlock[] = [];
-  for (const line of ctx.lines) {
+  const headsOf = (line: Line) => {
     const heads: Array<{ party: 'issuer' | 'customer'; x0: number; cell: number }> = [];
     for (const [i, cell] of line.cells.entries()) {
       const t = line.fold.slice(cell.start, cell.end).trim();
       const party = CUSTOMER_HEADING.test(t) ? 'customer' : ISSUER_HEADING.test(t) ? 'issuer' : null;
       if (party) heads.push({ party, x0: cell.bbox[0], cell: i });
     }
-    if (heads.length === 0) continue;
     // `to` and `from` alone are headings only beside another heading or as a line of their own.
-    if (heads.length === 1 && line.cells.length > 1 && /^(to|from)\s*:?$/.test(line.fold.slice(line.cells[heads[0].cell].start, line.cells[heads[0].cell].end).trim())) continue;
+    if (heads.length === 1 && line.cells.length > 1 && /^(to|from)\s*:?$/.test(line.fold.slice(line.cells[heads[0].cell].start, line.cells[heads[0].cell].end).trim())) return [];
+    return heads;
+  };
+  const allHeads = ctx.lines.map(headsOf);
+  for (const line of ctx.lines) {
+    const heads = allHeads[line.index];
+    if (heads.length === 0) continue;
+    // The other party's heading on a line of its own beside this one (a photographed row that OCR split in two,
+    // `Biller` a little above `Recipient`): it bounds this heading's column as a heading on the same line would.
+    const height = Math.max(line.bbox[3] - line.bbox[1], 0.008);
+    const beside = ctx.lines
+      .filter((l) => l !== line && l.page === line.page && Math.abs(l.index - line.index) <= 2 && Math.abs((l.bbox[1] + l.bbox[3]) / 2 - (line.bbox[1] + line.bbox[3]) / 2) < height)
+      .flatMap((l) => allHeads[l.index]);
     for (const [k, h] of heads.entries()) {
       const nextCell = line.cells[h.cell + 1];
       // A heading alone on its line: its column is at most a half page wide (the other half may be the other party's).
-      const x1 = heads[k + 1] ? heads[k + 1].x0 - 0.005 : nextCell ? nextCell.bbox[0] - 0.005 : Math.min(1, h.x0 + 0.45);
-      const x0 = h.cell === 0 ? 0 : h.x0 - 0.02;
-      const height = Math.max(line.bbox[3] - line.bbox[1], 0.008);
+      let x1 = heads[k + 1] ? heads[k + 1].x0 - 0.005 : nextCell ? nextCell.bbox[0] - 0.005 : Math.min(1, h.x0 + 0.45);
+      for (const o of beside) if (o.x0 > h.x0 + 0.05) x1 = Math.min(x1, o.x0 - 0.005);
+      const x0 = h.cell === 0 && !beside.some((o) => o.x0 < h.x0 - 0.05) ? 0 : h.x0 - 0.02;
       let last = line;
       let to = line.index;
       for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + 12; i++) {
