@@ -72,6 +72,21 @@ describe('ocrPage with the PP-OCR engine (onnxruntime, models from the npm packa
     wellFormed(invoiceLines);
   });
 
+  it('keeps a label and its value on one line when the page is photographed a few degrees off (rows along its slant)', async () => {
+    const sharp = (await import('sharp')).default;
+    for (const angle of [-5, 7]) {
+      const turned = await sharp(fs.readFileSync(INVOICE)).rotate(angle, { background: '#ffffff' }).png().toBuffer();
+      const lines = await ocrPage(await decodeImage(turned, 'image/png'), { engine: 'paddle', timeoutMs: 100_000 });
+      const all = lines.map((l) => l.text).join('\n');
+      const balance = lines.find((l) => /Balance Due/i.test(l.text));
+      expect(balance, `${angle}°\n${all}`).toBeDefined();
+      expect(balance!.words!.some((w) => w.text.endsWith('127.50')), `${angle}°: ${balance!.text}`).toBe(true);
+      // Word boxes follow the slanted line (not the whole box's upright extent): about a line high.
+      const label = balance!.words!.find((w) => /^Balance$/i.test(w.text))!;
+      expect(label.bbox[3] - label.bbox[1]).toBeLessThan(0.04);
+    }
+  });
+
   it('reads the receipt photo: merchant, date, and the total with its amount on the same line', () => {
     const all = receiptLines.map((l) => l.text).join('\n');
     expect(all).toContain('INDAH GIFT');

@@ -222,19 +222,32 @@ function wordsOf(r: { box: PaddleBox; chars: Char[]; steps: number }, page: RgbP
   const span = Math.max(1, r.steps);
   const w = page.width;
   const h = page.height;
+  const q = box.points?.length === 4 && across(box.points) ? box.points : null;
   return groups.map((g) => {
     const first = g[0].step;
     const last = g.at(-1)!.step;
     // A character is read about one pitch wide, centred on its step.
-    const a = x0 + ((x1 - x0) * Math.max(0, first - pitch / 2)) / span;
-    const b = x0 + ((x1 - x0) * Math.min(span, last + 1 + pitch / 2)) / span;
+    const fa = Math.max(0, first - pitch / 2) / span;
+    const fb = Math.min(span, last + 1 + pitch / 2) / span;
+    let bbox: Box;
+    if (q) {
+      // Along the box's own edges (a line photographed at a slant: the word's corners, not the whole box's height).
+      const pts = [lerp(q[0], q[1], fa), lerp(q[0], q[1], fb), lerp(q[3], q[2], fa), lerp(q[3], q[2], fb)];
+      bbox = [Math.min(...pts.map((p) => p.x)) / w, Math.min(...pts.map((p) => p.y)) / h, Math.max(...pts.map((p) => p.x)) / w, Math.max(...pts.map((p) => p.y)) / h];
+    } else bbox = [(x0 + (x1 - x0) * fa) / w, y0 / h, (x0 + (x1 - x0) * fb) / w, y1 / h];
     return {
       text: g.map((c) => c.text).join(''),
-      bbox: clampBox([a / w, y0 / h, b / w, y1 / h]),
+      bbox: clampBox(bbox),
       confidence: clamp01(g.reduce((s, c) => s + c.p, 0) / g.length),
     };
   });
 }
+
+type Pt = { x: number; y: number };
+const lerp = (a: Pt, b: Pt, f: number): Pt => ({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f });
+const dist = (a: Pt, b: Pt) => Math.hypot(a.x - b.x, a.y - b.y);
+/** A quad (top-left, top-right, bottom-right, bottom-left) whose text runs across it: longer than tall. */
+const across = (q: readonly Pt[]) => dist(q[0], q[1]) >= dist(q[0], q[3]);
 
 /**
  * The characters of one box grouped into words: split at the spaces the recogniser emits, where two characters stand
@@ -338,26 +351,66 @@ function extent(b: PaddleBox): [number, number, number, number] {
 }
 
 /**
+ * The slant of the page's lines (dy/dx, pixels): the median of the long boxes' own slants (wider than three times
+ * their height), within ±0.15 (8.5°); 0 with fewer than three. A page photographed a few degrees off has its rows
+ * climbing or falling across it; grouping boxes into rows along that slant keeps a label and its value on one line.
+ */
+function pageSlope(boxes: readonly PaddleBox[]): number {
+  const slopes: number[] = [];
+  for (const b of boxes) {
+    const q = b.points;
+    if (q?.length !== 4 || !across(q)) continue;
+    const dx = q[1].x - q[0].x + (q[2].x - q[3].x);
+    if (dx <= 0 || dist(q[0], q[1]) < 3 * dist(q[0], q[3])) continue;
+    slopes.push((q[1].y - q[0].y + (q[2].y - q[3].y)) / dx);
+  }
+  if (slopes.length < 3) return 0;
+  slopes.sort((a, b) => a - b);
+  return Math.max(-0.15, Math.min(0.15, slopes[Math.floor(slopes.length / 2)]));
+}
+
+/**
+ * A box's vertical band with the page's slant taken out (top, bottom; pixels at the page's left edge): its middle
+ * line's height at its centre, its own height (the quad's, not the upright extent of a slanted box).
+ */
+function band(b: PaddleBox, slope: number): [number, number] {
+  const q = b.points;
+  if (q?.length !== 4 || !across(q)) {
+    const [x0, y0, x1, y1] = extent(b);
+    const shift = slope * ((x0 + x1) / 2);
+    return [y0 - shift, y1 - shift];
+  }
+  const cx = (q[0].x + q[1].x + q[2].x + q[3].x) / 4;
+  const cy = (q[0].y + q[1].y + q[2].y + q[3].y) / 4;
+  const h = (dist(q[0], q[3]) + dist(q[1], q[2])) / 2;
+  const mid = cy - slope * cx;
+  return [mid - h / 2, mid + h / 2];
+}
+
+/**
  * Boxes grouped into lines as tesseract's are: boxes whose vertical extents overlap by more than half the smaller
  * height are one line (a label and its value far to the right stay on one line, as the readers expect), lines top to
  * bottom, words left to right. Detected boxes are grown around their text (DB's unclip), so neighbours on one line
  * may overlap a little; two boxes overlapping by more than 30 % of the narrower one are not side by side.
  */
 function toLines(read: Array<{ box: PaddleBox; chars: Char[]; steps: number }>, page: RgbPage): TextLine[] {
+  const slope = pageSlope(read.map((r) => r.box));
   const items = read
-    .map((r) => ({ words: wordsOf(r, page), ext: extent(r.box) }))
+    .map((r) => ({ words: wordsOf(r, page), ext: extent(r.box), band: band(r.box, slope) }))
     .filter((i) => i.words.length > 0)
-    .sort((a, b) => (a.ext[1] + a.ext[3]) / 2 - (b.ext[1] + b.ext[3]) / 2);
-  const rows: Array<{ items: typeof items; top: number; bottom: number }> = [];
+    .sort((a, b) => (a.band[0] + a.band[1]) / 2 - (b.band[0] + b.band[1]) / 2);
+  type Row = { items: typeof items; top: number; bottom: number };
+  const rows: Row[] = [];
+  const overlapOf = (it: (typeof items)[number], row: Row) => Math.min(it.band[1], row.bottom) - Math.max(it.band[0], row.top);
+  const fits = (it: (typeof items)[number], row: Row, overlap: number) =>
+    overlap > 0.5 * Math.min(it.band[1] - it.band[0], row.bottom - row.top) &&
+    !row.items.some((o) => o !== it && Math.min(o.ext[2], it.ext[2]) - Math.max(o.ext[0], it.ext[0]) > 0.3 * Math.min(o.ext[2] - o.ext[0], it.ext[2] - it.ext[0]));
   for (const it of items) {
-    const [, t, , b] = it.ext;
-    const h = b - t;
-    let best: (typeof rows)[number] | null = null;
+    let best: Row | null = null;
     let bestOverlap = 0;
     for (const row of rows.slice(-4)) {
-      const overlap = Math.min(b, row.bottom) - Math.max(t, row.top);
-      const rowH = row.bottom - row.top;
-      if (overlap > 0.5 * Math.min(h, rowH) && overlap > bestOverlap && !row.items.some((o) => Math.min(o.ext[2], it.ext[2]) - Math.max(o.ext[0], it.ext[0]) > 0.3 * Math.min(o.ext[2] - o.ext[0], it.ext[2] - it.ext[0]))) {
+      const overlap = overlapOf(it, row);
+      if (overlap > bestOverlap && fits(it, row, overlap)) {
         best = row;
         bestOverlap = overlap;
       }
@@ -365,7 +418,18 @@ function toLines(read: Array<{ box: PaddleBox; chars: Char[]; steps: number }>, 
     if (best) {
       best.items.push(it);
       // The row keeps its first box's band so that a slanted line does not swallow the next one.
-    } else rows.push({ items: [it], top: t, bottom: b });
+    } else rows.push({ items: [it], top: it.band[0], bottom: it.band[1] });
+  }
+  // A box that joined a row before a row it overlaps more was started (a value a little higher than its label, the
+  // row above overlapping it just enough): it moves to that row.
+  for (const [k, row] of rows.entries()) {
+    for (const it of row.items.slice(1)) {
+      const here = overlapOf(it, row);
+      const better = rows.slice(k + 1, k + 5).find((r) => overlapOf(it, r) > here && fits(it, r, overlapOf(it, r)));
+      if (!better) continue;
+      row.items.splice(row.items.indexOf(it), 1);
+      better.items.push(it);
+    }
   }
   rows.sort((a, b) => a.top - b.top);
   return rows.map((row) => {
