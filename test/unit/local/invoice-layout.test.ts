@@ -347,3 +347,49 @@ describe('party headings that a photo split onto two lines', () => {
     expect(value(lines, 'issuer_tax_id')).toBe('GB123456789');
   });
 });
+
+describe('a page photographed at a slant', () => {
+  /** A line whose words climb to the right (each word's own box 0.017 high, the line's upright box much higher). */
+  const slanted = (y0: number, words: Array<[number, string]>, slope = -0.045): TextLine => {
+    const ws = words.map(([x, text]) => {
+      const y = y0 + slope * x;
+      return { text, bbox: [x, y, x + 0.0075 * text.length, y + 0.017] as [number, number, number, number], confidence: 0.95 };
+    });
+    const bbox: [number, number, number, number] = [ws[0].bbox[0], Math.min(...ws.map((w) => w.bbox[1])), ws.at(-1)!.bbox[2], Math.max(...ws.map((w) => w.bbox[3]))];
+    return { page: 1, text: ws.map((w) => w.text).join(' '), bbox, words: ws, confidence: 0.95 };
+  };
+  it('still finds the values row under its header row, and the header row\'s cells, though their upright boxes overlap', () => {
+    const lines = [
+      slanted(0.3, [[0.13, 'Kopiefactuur']]),
+      slanted(0.362, [[0.131, 'Klant'], [0.273, 'Order'], [0.516, 'Factuur'], [0.562, 'datum'], [0.68, 'Factuur'], [0.78, 'Vervaldatum']]),
+      slanted(0.383, [[0.128, 'SCONL0303006280999'], [0.269, 'SCONL00000444'], [0.55, '8-9-2022'], [0.647, 'VF1005193039'], [0.793, '22-9-2022']]),
+      slanted(0.46, [[0.654, 'Factuur'], [0.697, 'totaal'], [0.733, 'EUR'], [0.821, '49,99']]),
+    ];
+    const f = read(lines);
+    expect(f.invoice_number?.value).toBe('VF1005193039');
+    expect(f.issue_date?.value).toBe('2022-09-08');
+    expect(f.due_date?.value).toBe('2022-09-22');
+  });
+});
+
+describe('a Chinese VAT invoice whose buyer label runs down the margin', () => {
+  it('takes the id beside 买 (on the line below it, after a photo\'s rows were set along their slant) for the buyer\'s', () => {
+    const lines = [
+      ocrLine(0.0494, 0.1143, [[0.5496, '普通发票'], [0.7, '发票代码：042001700112']]),
+      ocrLine(0.0686, 0.1216, [[0.7, '发票号码：07007198']]),
+      ocrLine(0.1197, 0.1682, [[0.65, '开票日期：2018年03月23日']]),
+      ocrLine(0.2139, 0.2504, [[0.0809, '名'], [0.1, '称：武汉市车城物流有限公司']]),
+      ocrLine(0.2367, 0.2614, [[0.5762, '密']]),
+      ocrLine(0.2496, 0.2879, [[0.0815, '纳税人'], [0.13, '识别'], [0.16, '号：914201007483062457']]),
+      ocrLine(0.2697, 0.3007, [[0.0496, '买'], [0.58, '码']]),
+      ocrLine(0.3108, 0.3419, [[0.0491, '方'], [0.58, '区']]),
+      ocrLine(0.6974, 0.7303, [[0.0885, '价税合计（大写）'], [0.6, '（小写）'], [0.8, '￥294.82']]),
+      ocrLine(0.745, 0.786, [[0.0809, '名'], [0.1, '称：湖北随岳南高速公路有限公司']]),
+      ocrLine(0.7633, 0.7989, [[0.0496, '销'], [0.58, '备']]),
+      ocrLine(0.778, 0.8189, [[0.0819, '纳税人识别号：91420000753416406R']]),
+    ];
+    const f = read(lines);
+    expect(f.issuer_tax_id?.value).toBe('91420000753416406R');
+    expect(f.customer_tax_id?.value).toBe('914201007483062457');
+  });
+});

@@ -422,11 +422,25 @@ function lineBelow(ctx: Ctx, line: Line): Line | null {
     if (next.page !== line.page) return null;
     // Same band: overlapping by more than half the smaller height (PP-OCR's boxes are grown around their text, so the
     // next line of a close-set table may overlap this one's box a little and still be the line below).
-    const nh = next.bbox[3] - next.bbox[1];
-    if (Math.min(line.bbox[3], next.bbox[3]) - Math.max(line.bbox[1], next.bbox[1]) > 0.5 * Math.min(h, nh)) continue;
+    if (sameBand(line, next)) continue;
     return next.bbox[1] - line.bbox[3] <= 2.5 * h ? next : null;
   }
   return null;
+}
+
+/**
+ * Whether `next` stands beside `line` rather than below it: their boxes overlap by more than half the smaller height,
+ * and no word of `next` sits under a word of `line` (on a page photographed at a slant the lines' upright boxes
+ * overlap, but a word under another is the line below).
+ */
+function sameBand(line: Line, next: Line): boolean {
+  const h = line.bbox[3] - line.bbox[1];
+  const nh = next.bbox[3] - next.bbox[1];
+  if (Math.min(line.bbox[3], next.bbox[3]) - Math.max(line.bbox[1], next.bbox[1]) <= 0.5 * Math.min(h, nh)) return false;
+  const mid = (b: Box) => (b[1] + b[3]) / 2;
+  return !next.words.some((nw) =>
+    line.words.some((lw) => Math.min(nw.bbox[2], lw.bbox[2]) - Math.max(nw.bbox[0], lw.bbox[0]) > 0 && mid(nw.bbox) > mid(lw.bbox) + 0.5 * (lw.bbox[3] - lw.bbox[1])),
+  );
 }
 
 /**
@@ -438,8 +452,7 @@ function alignedBelow(ctx: Ctx, line: Line, label: Box): [Line | null, { start: 
   for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + 4; i++) {
     const next = ctx.lines[i];
     if (next.page !== line.page || next.bbox[1] - line.bbox[3] > 2.5 * h) break;
-    const nh = next.bbox[3] - next.bbox[1];
-    if (Math.min(line.bbox[3], next.bbox[3]) - Math.max(line.bbox[1], next.bbox[1]) > 0.5 * Math.min(h, nh)) continue;
+    if (sameBand(line, next)) continue;
     const span = alignedSpan(next, label, 'amount');
     if (span) return [next, span];
   }
@@ -1071,7 +1084,12 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
         .map((l) => (idCell ? l.cells.filter((c) => c.bbox[2] > idCell.bbox[0] && c.bbox[0] < idCell.bbox[2]).map((c) => l.fold.slice(c.start, c.end)).join(' ') : l.fold))
         .join('\n');
       CUSTOMER_RE.lastIndex = 0;
-      const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context);
+      // A Chinese invoice prints 购买方 (buyer) down the left margin of the buyer's rows, one character a row: its
+      // character alone in a cell left of the id, on the line below, is the buyer's block too.
+      const buyerMargin = [ctx.lines[line.index + 1]].some(
+        (l) => !!l && l.page === line.page && l.cells.some((c) => c.bbox[2] < box[0] && /^[购买]$/.test(l.text.slice(c.start, c.end).trim())),
+      );
+      const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context) || buyerMargin;
       CUSTOMER_RE.lastIndex = 0;
       const own = !block && underHead(line);
       const isCustomer = block ? block.party === 'customer' : (customerWords && !own) || besideLetterhead(ctx, line, box);

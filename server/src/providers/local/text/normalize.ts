@@ -141,7 +141,11 @@ function splitLineWords(l: TextLine): Array<{ text: string; bbox: Box; confidenc
 }
 
 function cellsOf(line: Line): Line['cells'] {
-  const h = Math.max(line.bbox[3] - line.bbox[1], 1e-4);
+  // The line's height, or its words' when they are much lower (a line photographed at a slant: its upright box is
+  // several words high).
+  const heights = line.words.map((w) => w.bbox[3] - w.bbox[1]).sort((a, b) => a - b);
+  const wordH = heights[Math.floor(heights.length / 2)] ?? Infinity;
+  const h = Math.max(Math.min(line.bbox[3] - line.bbox[1], 1.25 * wordH), 1e-4);
   const cells: Line['cells'] = [];
   let from = 0;
   for (let i = 1; i <= line.words.length; i++) {
