@@ -393,3 +393,24 @@ describe('a Chinese VAT invoice whose buyer label runs down the margin', () => {
     expect(f.customer_tax_id?.value).toBe('914201007483062457');
   });
 });
+
+describe('a totals table with a row per tax rate', () => {
+  it('takes the row the others add up to under `Endbetrag`, not the first row', () => {
+    const lines = page([
+      [[0.08, 'Rechnung'], [0.6, 'Beleg-Nr: R87654321012345']],
+      [[0.08, 'Warenwert'], [0.2, 'Zu-/Abschlag'], [0.4, 'Nettobetrag'], [0.55, 'MwSt-Betrag'], [0.7, 'MwSt-%'], [0.82, 'Endbetrag']],
+      [[0.08, '326,50'], [0.2, '-8,10'], [0.4, '321,40'], [0.55, '61,07'], [0.7, '19,0'], [0.82, '382,47']],
+      [[0.08, '130,70'], [0.2, '-3,11'], [0.4, '127,59'], [0.55, '8,93'], [0.7, '7,0'], [0.82, '136,52']],
+      [[0.08, '457,20'], [0.2, '-11,21'], [0.4, '448,99'], [0.55, '70,00'], [0.7, 'EUR'], [0.82, '518,99']],
+    ]);
+    expect(value(lines, 'total_amount')).toBe(518.99);
+  });
+});
+
+describe('an invoice-number label with a letter lost by OCR', () => {
+  it('reads `Invice Number.`, `Invoce No.` and `Inoice #` as the label, never a word that only looks like it', () => {
+    expect(value(left(['Amazon Web Services', 'Invice Number. 42183017', 'Total $4.11']), 'invoice_number')).toBe('42183017');
+    expect(value(left(['ACME Ltd', 'Invoce No. A-1207', 'Total $4.11']), 'invoice_number')).toBe('A-1207');
+    expect(value(left(['ACME Ltd', 'Inoice # 5531', 'Total $4.11']), 'invoice_number')).toBe('5531');
+  });
+});

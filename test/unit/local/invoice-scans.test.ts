@@ -20,6 +20,8 @@ describe('PP-OCR words: labels glued to their neighbours are parted', () => {
     expect(words('FactureN:2024-03-10t172205')).toEqual(['Facture', 'N:', '2024-03-10t172205']);
     expect(words('Nº123')).toEqual(['Nº', '123']);
     expect(words('FACTUREN°:')).toEqual(['FACTURE', 'N°:']);
+    expect(words('FACTUREN:F20180027')).toEqual(['FACTURE', 'N:', 'F20180027']); // in capitals, after the bill's name only
+    expect(words('DESIGN:')).toEqual(['DESIGN:']);
     expect(words('N°DECLIENT:')).toEqual(['N°', 'DE', 'CLIENT:']); // label words parted too (glued-words.ts)
     expect(words('InvoiceN#42')).toEqual(['Invoice', 'N#42']);
   });

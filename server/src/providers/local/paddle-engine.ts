@@ -302,6 +302,8 @@ function glued(chars: readonly Char[], i: number): boolean {
   if (b1 === ':' && /\p{L}/u.test(b2) && /[\p{L}\p{N}(]/u.test(c)) return true;
   if ((c === 'n' || c === 'N') && /[°º]/.test(n1) && /\p{L}/u.test(b1) && /\p{L}/u.test(b2)) return true;
   if (c === 'N' && /[°º:.#]/.test(n1) && /\p{Ll}/u.test(b1) && /\p{L}/u.test(b2)) return true;
+  // The same in capitals after the bill's name (`FACTUREN:`, `INVOICEN°`).
+  if (c === 'N' && /[°º:.#]/.test(n1) && TITLE_WORD.test(wordBefore(chars, i))) return true;
   if (/\p{Ll}/u.test(b1) && /\p{L}/u.test(b2) && capitalsCode(chars, i)) return true;
   // A document's name run into its number (`Invoice103767`), a number sign's dot into the code (`Nr.R8765`).
   if (/\p{N}/u.test(c) && TITLE_WORD.test(wordBefore(chars, i))) return true;

@@ -132,6 +132,8 @@ const L = {
   invoice_number: [
     // OCR reads `INVOICE NO` as `INV0ICE N0`, `1NVOICE NO`.
     '[il1]nv[o0][il1]ce ?(number|no\\.?|n[o0]\\.?|nr\\.?|num\\.?|#|id)', 'inv\\.? ?(no\\.?|#|nr\\.?|num\\.?)',
+    // ... or with a letter lost (`Invice Number.`, `Invoce No`, `Inoice #`), before a number word only.
+    '(?:[il1]nv[il1]ce|[il1]nv[o0]ce|[il1]n[o0][il1]ce) ?(number|n[o0]\\.|nr\\.?|#)',
     // Dutch `Factuurnummer`, which OCR also reads with one `u` (`Facturnummer`).
     'factu{1,2}r ?nummer', 'factu{1,2}rnr\\.?', 'factu{1,2}r (nummer|nr\\.?)',
     'rechnungsnummer', 'rechnungs-? ?(nr\\.?|nummer)', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
@@ -460,6 +462,30 @@ function alignedBelow(ctx: Ctx, line: Line, label: Box): [Line | null, { start: 
 }
 
 /**
+ * The amounts under `label` in the rows after `first` (whose amount is `start`), while each row has one: the last
+ * of three or more when the ones above it add up to it, to the cent; else null.
+ */
+function columnSum(ctx: Ctx, first: Line, label: Box, start: number): { value: { value: unknown; start: number; end: number }; line: Line } | null {
+  const values = [start];
+  let last = first;
+  let found: { value: { value: unknown; start: number; end: number }; line: Line } | null = null;
+  for (let i = first.index + 1; i < ctx.lines.length && i <= first.index + 6; i++) {
+    const next = ctx.lines[i];
+    const h = last.bbox[3] - last.bbox[1];
+    if (next.page !== first.page || next.bbox[1] - last.bbox[3] > 1.5 * h) break;
+    if (sameBand(last, next)) continue;
+    const span = alignedSpan(next, label, 'amount');
+    const w = span ? valueIn(ctx, 'amount', next, span.start, span.end) : null;
+    if (!w) break;
+    const value = w.value as number;
+    if (values.length >= 2 && Math.abs(values.reduce((a, b) => a + b, 0) - value) < 0.015) found = { value: w, line: next };
+    values.push(value);
+    last = next;
+  }
+  return found;
+}
+
+/**
  * A line of its own right of a label that ends its line, in the label's band (overlapping it by more than half the
  * smaller height) and starting within a quarter of the page's width: the nearest such line.
  */
@@ -664,11 +690,16 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
         // sign in brackets may follow it (`Total Due ($)`), which OCR often reads `(S)`.
         const cellRest = line.text.slice(hit.end, line.cells.find((c) => c.end >= hit.end)?.end ?? line.text.length);
         if (!/^\s*[:\-–.]?\s*(\(?[€$£%]\)?|\([sS]\))?\s*$/.test(cellRest)) continue;
-        const [below, span] = alignedBelow(ctx, line, spanBox(line, hit.start, hit.end));
+        const labelBox = spanBox(line, hit.start, hit.end);
+        const [below, span] = alignedBelow(ctx, line, labelBox);
         v = below && span ? valueIn(ctx, 'amount', below, span.start, span.end) : null;
         if (!v || !below) continue;
         where = below;
         conf = 0.65;
+        // A totals table with a row per tax rate and the sum last (`Endbetrag` over 382,47 / 136,52 / 518,99): the
+        // row that the rows above it add up to, to the cent, is the total.
+        const sum = columnSum(ctx, below, labelBox, v.value as number);
+        if (sum) [v, where, conf] = [sum.value, sum.line, 0.8];
       }
       out.push({ value: v.value, confidence: conf, line: where, box: spanBox(where, v.start, v.end), priority });
     }
