@@ -10,13 +10,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
-import { loadConfig } from '../server/src/config.ts';
 import { inspectFile } from '../server/src/domain/intake/inspect.ts';
-import { createLogger } from '../server/src/logger.ts';
-import { createLocalProvider } from '../server/src/providers/local/index.ts';
 import { readPdf, renderPdfPage } from '../server/src/providers/local/pdf.ts';
-import type { ReadInput, Reading } from '../server/src/providers/types.ts';
+import type { Reading } from '../server/src/providers/types.ts';
 import { invoiceChecks } from './lib/dev-scoring.ts';
+import { captureTable, localReader } from './lib/local-read.ts';
 import { mapRgb } from '../test/unit/local/support-mrz.ts';
 
 const DEV = join(import.meta.dirname, '../../shared/testdata/documents-dev');
@@ -77,15 +75,7 @@ const VARIANTS: Record<string, (png: Buffer) => Promise<Buffer>> = {
 };
 const variants = arg('--variants')?.split(',') ?? Object.keys(VARIANTS);
 
-const config = loadConfig();
-const provider = createLocalProvider({ readers: config.liveReaders, ocrLanguages: config.ocrLanguages, ocrEngine: config.ocrEngine, concurrency: 1, logger: createLogger('silent'), budgetScale: 3 })!;
-async function read(bytes: Uint8Array, filename: string, mime: 'application/pdf' | 'image/jpeg'): Promise<{ r: Reading; s: number }> {
-  const { pages } = await inspectFile(bytes, mime, { maxPages: 200 });
-  const input: ReadInput = { bytes, filename, mime, pages, kind: 'analysis', expect: null, extract: true, language: 'en', holder: null, referenceDate: '2026-11-24', precise_bboxes: false };
-  const t0 = performance.now();
-  const r = await provider.read(input);
-  return { r, s: (performance.now() - t0) / 1000 };
-}
+const read = localReader();
 
 const CHECKS = ['type', 'total', 'date', 'number', 'vat'] as const;
 type Check = (typeof CHECKS)[number];
@@ -147,14 +137,7 @@ for (const d of docs) {
   }
 }
 
-const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(q * xs.length) - 1)];
 console.log(`Split ${split}, ${docs.length} invoice PDFs, page 1; load average at start ${started}, at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
-console.log(`| capture | ${CHECKS.join(' | ')} | all | p50 s | p95 s |\n|---|${CHECKS.map(() => '---|').join('')}---|---|---|`);
-for (const v of ['pdf', ...variants]) {
-  const t = tally[v];
-  if (!t) continue;
-  const all = CHECKS.reduce((a, c) => [a[0] + t[c][0], a[1] + t[c][1]], [0, 0]);
-  console.log(`| ${v} | ${CHECKS.map((c) => `${t[c][0]}/${t[c][1]}`).join(' | ')} | **${all[0]}/${all[1]}** | ${p(seconds[v], 0.5).toFixed(2)} | ${p(seconds[v], 0.95).toFixed(2)} |`);
-}
+console.log(captureTable(CHECKS, ['pdf', ...variants], tally, seconds));
 if (misses.length) console.log(`\nMisses (${split}):\n${misses.join('\n')}`);
 process.exit(0);
