@@ -418,16 +418,26 @@ function segmentEnd(line: Line, from: number, dateSpans: DateMatch[]): number {
 
 /** The next line below `line` on the same page, if close (within 2.5 line heights). */
 function lineBelow(ctx: Ctx, line: Line): Line | null {
+  return linesBelow(ctx, line, 3).next().value ?? null;
+}
+
+/**
+ * The lines below `line` on its page, within 2.5 of its heights and the next `upTo` lines, top down; lines in its band
+ * (beside it) are passed over (PP-OCR's boxes are grown around their text, so the next line of a close-set table may
+ * overlap this one's box a little and still be the line below).
+ */
+function* linesBelow(ctx: Ctx, line: Line, upTo: number): Generator<Line, void> {
   const h = line.bbox[3] - line.bbox[1];
-  for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + 3; i++) {
+  for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + upTo; i++) {
     const next = ctx.lines[i];
-    if (next.page !== line.page) return null;
-    // Same band: overlapping by more than half the smaller height (PP-OCR's boxes are grown around their text, so the
-    // next line of a close-set table may overlap this one's box a little and still be the line below).
-    if (sameBand(line, next)) continue;
-    return next.bbox[1] - line.bbox[3] <= 2.5 * h ? next : null;
+    if (next.page !== line.page || next.bbox[1] - line.bbox[3] > 2.5 * h) return;
+    if (!sameBand(line, next)) yield next;
   }
-  return null;
+}
+
+/** Two boxes in one band: overlapping vertically by more than half the smaller height. */
+function bandsOverlap(a: Box, b: Box): boolean {
+  return Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > 0.5 * Math.min(a[3] - a[1], b[3] - b[1]);
 }
 
 /**
@@ -436,9 +446,7 @@ function lineBelow(ctx: Ctx, line: Line): Line | null {
  * overlap, but a word under another is the line below).
  */
 function sameBand(line: Line, next: Line): boolean {
-  const h = line.bbox[3] - line.bbox[1];
-  const nh = next.bbox[3] - next.bbox[1];
-  if (Math.min(line.bbox[3], next.bbox[3]) - Math.max(line.bbox[1], next.bbox[1]) <= 0.5 * Math.min(h, nh)) return false;
+  if (!bandsOverlap(line.bbox, next.bbox)) return false;
   const mid = (b: Box) => (b[1] + b[3]) / 2;
   return !next.words.some((nw) =>
     line.words.some((lw) => Math.min(nw.bbox[2], lw.bbox[2]) - Math.max(nw.bbox[0], lw.bbox[0]) > 0 && mid(nw.bbox) > mid(lw.bbox) + 0.5 * (lw.bbox[3] - lw.bbox[1])),
@@ -450,11 +458,7 @@ function sameBand(line: Line, next: Line): boolean {
  * totals header row (`TOTAL HT  TOTAL TVA  TOTAL TTC`) may have a left column's text between it and its amounts.
  */
 function alignedBelow(ctx: Ctx, line: Line, label: Box): [Line | null, { start: number; end: number } | null] {
-  const h = line.bbox[3] - line.bbox[1];
-  for (let i = line.index + 1; i < ctx.lines.length && i <= line.index + 4; i++) {
-    const next = ctx.lines[i];
-    if (next.page !== line.page || next.bbox[1] - line.bbox[3] > 2.5 * h) break;
-    if (sameBand(line, next)) continue;
+  for (const next of linesBelow(ctx, line, 4)) {
     const span = alignedSpan(next, label, 'amount');
     if (span) return [next, span];
   }
@@ -490,13 +494,11 @@ function columnSum(ctx: Ctx, first: Line, label: Box, start: number): { value: {
  * smaller height) and starting within a quarter of the page's width: the nearest such line.
  */
 function lineBeside(ctx: Ctx, line: Line, label: Box): Line | null {
-  const h = label[3] - label[1];
   let best: Line | null = null;
   for (let i = Math.max(0, line.index - 3); i < ctx.lines.length && i <= line.index + 3; i++) {
     const o = ctx.lines[i];
     if (o === line || o.page !== line.page || o.bbox[0] < label[2] - 0.005 || o.bbox[0] - label[2] > 0.25) continue;
-    const overlap = Math.min(label[3], o.bbox[3]) - Math.max(label[1], o.bbox[1]);
-    if (overlap <= 0.5 * Math.min(h, o.bbox[3] - o.bbox[1])) continue;
+    if (!bandsOverlap(label, o.bbox)) continue;
     if (!best || o.bbox[0] < best.bbox[0]) best = o;
   }
   return best;
