@@ -92,6 +92,8 @@ const started = loadavg().map((x) => x.toFixed(2)).join(' ');
 const tally: Record<string, Record<Check, [number, number]>> = {};
 const seconds: Record<string, number[]> = {};
 const misses: string[] = [];
+/** Captures of one invoice page that warned `multiple_documents` (each is one document: a false warning). */
+const falseMultiple: string[] = [];
 if (dumpDir) mkdirSync(dumpDir, { recursive: true });
 for (const d of docs) {
   const bytes = new Uint8Array(readFileSync(d.path));
@@ -132,6 +134,7 @@ for (const d of docs) {
       t[x.check][1] += 1;
       if (!x.ok) bad.push(x.detail);
     }
+    if (r.warnings.includes('multiple_documents')) falseMultiple.push(`${v} ${split === 'validate' ? '(a validate file)' : name}`);
     if (showMisses && bad.length) misses.push(`- ${v} ${name}: ${bad.join('; ')}`);
     process.stderr.write(`${v} ${name} ${s.toFixed(1)} s ${bad.length ? bad.length + ' missed' : 'ok'}\n`);
   }
@@ -139,5 +142,6 @@ for (const d of docs) {
 
 console.log(`Split ${split}, ${docs.length} invoice PDFs, page 1; load average at start ${started}, at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 console.log(captureTable(CHECKS, ['pdf', ...variants], tally, seconds));
+console.log(`\n\`multiple_documents\` warned on ${falseMultiple.length} of the ${Object.values(seconds).reduce((n, xs) => n + xs.length, 0)} readings (each holds one invoice)${falseMultiple.length ? `: ${falseMultiple.join(', ')}` : ''}.`);
 if (misses.length) console.log(`\nMisses (${split}):\n${misses.join('\n')}`);
 process.exit(0);

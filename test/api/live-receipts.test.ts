@@ -3,10 +3,12 @@
  * documents-dev (SROIE) and a phone photo of a long thermal receipt (`tune` split too) are receipt types (not
  * invoices), with their grand totals (after rounding, proven by cash - change) and dates as ground-truth.json gives
  * them, read by the local readers only; and a landscape photo of a Chinese VAT invoice (tune too) is an invoice with
- * its number, date, total and seller id, and a receipt photographed sideways is read turned upright (#28).
+ * its number, date, total and seller id, a receipt photographed sideways is read turned upright, and two receipts
+ * photographed side by side warn `multiple_documents` with the left one read (#28).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedAccount } from '../../server/src/domain/accounts.ts';
 import { newLiveAccount } from '../support/live-account.ts';
@@ -23,6 +25,18 @@ const FAPIAO = 'invoices/zerox__0015.png';
 const fapiaoTruth = TRUTH.find((t) => t.path === FAPIAO)!;
 const SIDEWAYS = 'receipts/receipt-parser-legacy__IMG0001.jpg';
 const sidewaysTruth = TRUTH.find((t) => t.path === SIDEWAYS)!;
+const RIGHT = 'receipts/SROIE__038.jpg';
+
+/** Two slips side by side on a desk, each turned its own way a little, the right one lower: one JPEG photo. */
+async function sideBySide(left: Buffer, right: Buffer): Promise<Buffer> {
+  const turn = async (x: Buffer, deg: number) => sharp(await sharp(x).removeAlpha().resize({ height: 1400 }).png().toBuffer()).rotate(deg, { background: '#5a4a3a' }).png().toBuffer();
+  const [a, b] = [await turn(left, 2), await turn(right, -3)];
+  const [ma, mb] = [await sharp(a).metadata(), await sharp(b).metadata()];
+  return sharp({ create: { width: ma.width! + mb.width! + 150, height: Math.max(ma.height!, mb.height! + 30) + 100, channels: 3, background: '#5a4a3a' } })
+    .composite([{ input: a, left: 50, top: 50 }, { input: b, left: ma.width! + 100, top: 80 }])
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
 
 describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) => {
   let app: TestApp;
@@ -38,10 +52,10 @@ describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) =>
    * Analyzes a file and returns the finished analysis: 200 with it, or 202 when the reading outlasts the synchronous
    * wait (a busy machine), after which the request's own work finishes it in this process.
    */
-  const analyze = async (rel: string) => {
+  const analyze = async (rel: string, bytes: Buffer = fs.readFileSync(path.join(DEV, rel)), options: Record<string, unknown> = {}) => {
     const res = await app.request('POST', '/v1/analyze', {
       key: acc.keys.live,
-      body: form({ bytes: fs.readFileSync(path.join(DEV, rel)), name: path.basename(rel) }, [['options', JSON.stringify({})]]),
+      body: form({ bytes, name: path.basename(rel) }, [['options', JSON.stringify(options)]]),
     });
     expect([200, 202], JSON.stringify(res.body).slice(0, 400)).toContain(res.status);
     if (res.status === 200) return res.body;
@@ -103,5 +117,20 @@ describe.each(DATABASES)('live mode reads a till receipt photo on %s', (kind) =>
     // The photo is landscape, the receipt's lines run down it: the total's box is taller than wide on the photo.
     const [x0, y0, x1, y1] = a.fields.amount.source.bbox;
     expect(y1 - y0).toBeGreaterThan(x1 - x0);
+  }, 150_000);
+
+  it('two till receipts photographed side by side: `multiple_documents`, the left one read (its total, its date, its box on the left)', async () => {
+    expect(TRUTH.find((t) => t.path === RIGHT)!.split).toBe('tune');
+    const photo = await sideBySide(fs.readFileSync(path.join(DEV, RECEIPT)), fs.readFileSync(path.join(DEV, RIGHT)));
+    const a = await analyze('two-receipts.jpg', photo, { expect: 'payment_receipt' });
+    expect(a.document, why(a)).not.toBeNull();
+    expect(a.warnings).toContain('multiple_documents');
+    expect(['payment_receipt', 'es_simplified_invoice']).toContain(a.document.type);
+    expect(a.fields.amount.value).toBeCloseTo(Number(truth.expected.total), 2);
+    expect(a.fields.payment_date.value).toBe(truth.expected.date);
+    expect(a.fields.amount.source.bbox[2]).toBeLessThan(0.5);
+    // A hint, not proof: the verdict asks for a person, it never rejects the document for it.
+    expect(a.verdict.status).toBe('review');
+    expect(a.verdict.reasons).toContainEqual(expect.objectContaining({ code: 'low_quality', severity: 'warning' }));
   }, 150_000);
 });

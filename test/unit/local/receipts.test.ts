@@ -11,11 +11,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { backgroundBetween } from '../../../server/src/providers/local/image.ts';
 import { classifyText } from '../../../server/src/providers/local/text/classify.ts';
 import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
 import { findAmounts, prepareLines } from '../../../server/src/providers/local/text/normalize.ts';
 import { isTill, receiptTotal, repairedAmounts, splitDocuments, tillLayout } from '../../../server/src/providers/local/text/receipt.ts';
-import type { TextLine } from '../../../server/src/providers/local/types.ts';
+import type { PageImage, TextLine } from '../../../server/src/providers/local/types.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures/receipts');
 const TRUTH = JSON.parse(fs.readFileSync(path.resolve('../shared/testdata/documents-dev/ground-truth.json'), 'utf8')) as Array<{
@@ -126,6 +127,73 @@ describe('several receipts in one photo', () => {
     expect(docs).toHaveLength(2);
     expect(docs[0].map((l) => l.text)).toEqual(left.map((l) => l.text));
     for (const name of RECEIPTS) expect(splitDocuments(fixture(name).lines), name).toHaveLength(1);
+  });
+
+  /**
+   * What an OCR engine makes of such a photo: a row of text across both slips is one line (its words from both).
+   * Each left line is joined with the right line nearest its height; a word of desk texture may bridge the gap.
+   */
+  const joined = (left: TextLine[], right: TextLine[]): TextLine[] => {
+    const l = half(left, 0.02);
+    const r = half(right, 0.52);
+    return l.map((a, i) => {
+      const b = r[i];
+      if (!b) return a;
+      const words = [...(a.words ?? []), ...(b.words ?? [])];
+      return { ...a, text: `${a.text} ${b.text}`, bbox: [a.bbox[0], Math.min(a.bbox[1], b.bbox[1]), b.bbox[2], Math.max(a.bbox[3], b.bbox[3])] as TextLine['bbox'], words };
+    }).concat(r.slice(l.length));
+  };
+  it('cuts lines that run across both slips at the gap between them; the left slip is read as if alone', () => {
+    const left = fixture('SROIE__001');
+    const right = fixture('SROIE__575').lines;
+    expect(left.lines.every((l) => (l.words?.length ?? 0) > 0)).toBe(true);
+    const photo = joined(left.lines, right);
+    expect(photo.some((l) => l.bbox[0] < 0.4 && l.bbox[2] > 0.6)).toBe(true);
+    const docs = splitDocuments(photo);
+    expect(docs).toHaveLength(2);
+    expect(docs[0].map((l) => l.text)).toEqual(half(left.lines, 0.02).map((l) => l.words!.map((w) => w.text).join(' ')));
+    for (const l of docs[0]) expect(l.bbox[2]).toBeLessThan(0.5);
+    const prepared = prepareLines(docs[0]);
+    const total = receiptTotal(prepared, prepared.map((l) => findAmounts(l.fold, false)));
+    expect(total?.value).toBeCloseTo(Number(left.expected.total), 2);
+    // One smear across the gap (a word of desk read on one line in forty) does not join them again.
+    const smeared = photo.map((l, i) => (i === 5 ? { ...l, words: [...l.words!, { text: '~~', bbox: [0.45, l.bbox[1], 0.55, l.bbox[3]] as TextLine['bbox'], confidence: 0.2 }] } : l));
+    expect(splitDocuments(smeared)).toHaveLength(2);
+  });
+  /** A 1000 x 700 page: white paper with grey text rows in two columns, `between` painted into the gap. */
+  const page = (between: (x: number) => number | null): PageImage => {
+    const [W, H] = [1000, 700];
+    const grey = Buffer.alloc(W * H, 235);
+    for (let y = 50; y < 650; y++) {
+      for (let x = 0; x < W; x++) {
+        const text = (x >= 60 && x < 430) || (x >= 570 && x < 940);
+        if (text && y % 20 < 6 && x % 7 < 4) grey[y * W + x] = 40;
+        const g = x >= 430 && x < 570 ? between(x) : null;
+        if (g !== null) grey[y * W + x] = g;
+      }
+    }
+    const rgb = Buffer.alloc(W * H * 3);
+    for (let i = 0; i < W * H; i++) rgb.fill(grey[i], i * 3, i * 3 + 3);
+    return { page: 1, width: W, height: H, grey, rgb, scale: 1, originalWidth: W, originalHeight: H };
+  };
+  const [leftBox, rightBox]: TextLine['bbox'][] = [[0.06, 0.07, 0.43, 0.93], [0.57, 0.07, 0.94, 0.93]];
+  it('tells the desk between two slips from the paper between two columns of one page', () => {
+    // The desk shows between the slips (their own margins of paper either side of it).
+    expect(backgroundBetween(page((x) => (x >= 470 && x < 530 ? 90 : null)), leftBox, rightBox)).toBe(true);
+    // Paper, or paper with a ruled line down the gap (a table's column rule): one page.
+    expect(backgroundBetween(page(() => null), leftBox, rightBox)).toBe(false);
+    expect(backgroundBetween(page((x) => (x >= 499 && x < 502 ? 30 : null)), leftBox, rightBox)).toBe(false);
+    // A desk nearly as light as the paper is not told from it: no warning rather than a false one.
+    expect(backgroundBetween(page((x) => (x >= 470 && x < 530 ? 200 : null)), leftBox, rightBox)).toBe(false);
+  });
+  it('one slip whose amounts stand in a column apart is one document (the amounts have no labels of their own)', () => {
+    const { lines } = fixture('SROIE__474');
+    // Every amount moved far right: a band of the page no line crosses, between the labels and the amounts.
+    const apart = lines.map((l) => {
+      const words = (l.words ?? []).map((w) => (/\d[.,]\d{2}$/.test(w.text) ? { ...w, bbox: [0.85, w.bbox[1], 0.95, w.bbox[3]] as TextLine['bbox'] } : { ...w, bbox: [w.bbox[0] * 0.6, w.bbox[1], w.bbox[2] * 0.6, w.bbox[3]] as TextLine['bbox'] }));
+      return { ...l, words };
+    });
+    expect(splitDocuments(apart)).toHaveLength(1);
   });
 });
 

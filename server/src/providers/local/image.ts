@@ -23,7 +23,7 @@ import {
   type HeifDecoded,
   type LibHeif,
 } from '../../domain/intake/inspect.ts';
-import { MAX_READ_SIDE, type PageImage } from './types.ts';
+import { MAX_READ_SIDE, type Box, type PageImage } from './types.ts';
 
 export type ImageMime = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic';
 
@@ -213,6 +213,61 @@ export function greyFromRgb(rgb: Uint8Array, pixels: number): Buffer {
 
 function tooLarge(width: number, height: number): ApiError {
   return unreadableImage(`sus dimensiones (${width}×${height}) superan el máximo admitido`);
+}
+
+/**
+ * Whether something other than paper shows between two documents' text (`left` and `right`, boxes of their lines,
+ * normalised): the desk between two slips photographed side by side, against the white of one page whose text has
+ * a column gap. Some stretch of the band between them, wider than a ruled line, is darker over the text's height than
+ * three quarters of the left document's paper (the median grey of its box).
+ */
+export function backgroundBetween(image: PageImage, left: Box, right: Box): boolean {
+  const { width: W, height: H, grey } = image;
+  const x0 = Math.max(0, Math.floor(left[2] * W));
+  const x1 = Math.min(W, Math.ceil(right[0] * W));
+  const y0 = Math.max(0, Math.floor(Math.min(left[1], right[1]) * H));
+  const y1 = Math.min(H, Math.ceil(Math.max(left[3], right[3]) * H));
+  if (x1 - x0 < 2 || y1 - y0 < 10) return false;
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  const step = Math.max(1, Math.floor((y1 - y0) / 200));
+  const column = (x: number) => {
+    const v: number[] = [];
+    for (let y = y0; y < y1; y += step) v.push(grey[y * W + x]);
+    return median(v);
+  };
+  const paperSample: number[] = [];
+  const [px0, px1] = [Math.floor(left[0] * W), Math.min(W, Math.ceil(left[2] * W))];
+  const [py0, py1] = [Math.floor(left[1] * H), Math.min(H, Math.ceil(left[3] * H))];
+  const sx = Math.max(1, Math.floor((px1 - px0) / 60));
+  const sy = Math.max(1, Math.floor((py1 - py0) / 120));
+  for (let y = py0; y < py1; y += sy) for (let x = px0; x < px1; x += sx) paperSample.push(grey[y * W + x]);
+  if (paperSample.length === 0) return false;
+  const paper = median(paperSample);
+  const columns = Array.from({ length: x1 - x0 }, (_, i) => column(x0 + i));
+  // A stretch darker than the paper, wider than a ruled line: the brightest column of every window of this width.
+  const win = Math.max(3, Math.round(W * 0.008));
+  for (let i = 0; i + win <= columns.length; i++) {
+    if (Math.max(...columns.slice(i, i + win)) < paper * 0.75) return true;
+  }
+  return false;
+}
+
+/**
+ * The part of a page inside `box` (normalised 0..1, clamped to the page): one document of several photographed
+ * together, read again on its own. Same scale as the page.
+ */
+export async function cropPage(image: PageImage, box: Box): Promise<PageImage> {
+  const x0 = Math.max(0, Math.floor(box[0] * image.width));
+  const y0 = Math.max(0, Math.floor(box[1] * image.height));
+  const x1 = Math.min(image.width, Math.ceil(box[2] * image.width));
+  const y1 = Math.min(image.height, Math.ceil(box[3] * image.height));
+  const width = Math.max(1, x1 - x0);
+  const height = Math.max(1, y1 - y0);
+  const { data, info } = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .extract({ left: x0, top: y0, width, height })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return assemble(data, info, image.page, Math.round(width / image.scale), Math.round(height / image.scale));
 }
 
 /**

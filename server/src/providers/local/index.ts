@@ -295,6 +295,26 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     return null;
   };
 
+  /**
+   * The document of `lines` cut out of the page (a margin around its text, never past half the way to the `next`
+   * document's) and read alone by PP-OCR; its lines on the whole page. Null when that reads no receipt or invoice.
+   */
+  const readAlone = async (image: PageImage, lines: TextLine[], next: TextLine[]): Promise<TextLine[] | null> => {
+    const [a, b] = [boxOf(lines), boxOf(next)];
+    const gap = Math.max(0, b[0] - a[2]);
+    const px = (x: number, size: number, round: (x: number) => number) => round(Math.min(1, Math.max(0, x)) * size) / size;
+    const box: Box = [
+      px(a[0] - 0.02, image.width, Math.floor), px(a[1] - 0.02, image.height, Math.floor),
+      px(a[2] + Math.min(0.02, gap / 2), image.width, Math.ceil), px(a[3] + 0.02, image.height, Math.ceil),
+    ];
+    const alone = await ocr(async () => m.shrinkPage(await m.cropPage(image, box), OCR_MAX_SIDE), 'paddle');
+    if (!alone || alone.length < 6 || !saysReceiptOrInvoice(m, alone)) return null;
+    used.set('ocrPaddle', R.ocrPaddle);
+    const [w, h] = [box[2] - box[0], box[3] - box[1]];
+    const back = (b: Box): Box => [box[0] + b[0] * w, box[1] + b[1] * h, box[0] + b[2] * w, box[1] + b[3] * h];
+    return alone.map((l) => ({ ...l, bbox: back(l.bbox), words: l.words?.map((x) => ({ ...x, bbox: back(x.bbox) })) }));
+  };
+
   const readPages = async (): Promise<void> => {
     if (render) await render();
     for (const image of images) {
@@ -325,6 +345,16 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
           page.mrz = found;
           lines = null;
           ev.second = ev.second.filter((l) => l.page !== image.page);
+        }
+      }
+      // Several receipts photographed side by side (columns of text with the desk between them, not one page's
+      // columns): `multiple_documents`, and the first (leftmost) one is read again on its own (text that shares a
+      // photo with another document is small for the OCR); its lines, put back on the page, are the page's text.
+      if (lines && lines.length > 0 && ev.pageCount === 1 && on('text') && !ev.rotated.has(image.page)) {
+        const documents = m.splitDocuments(lines);
+        if (documents.length > 1 && m.backgroundBetween(image, boxOf(documents[0]), boxOf(documents[1]))) {
+          page.warnings.push('multiple_documents');
+          lines = (await readAlone(image, documents[0], documents[1])) ?? documents[0];
         }
       }
       // Identity documents are printed in colour: a grey one is a photocopy or a grey scan.
@@ -371,6 +401,14 @@ function saysSomething(m: Modules, lines: TextLine[]): boolean {
 }
 
 /** The page's text classifies as a receipt or an invoice (a finance type, sure). */
+/** The box of some lines' text (normalised). */
+function boxOf(lines: readonly TextLine[]): Box {
+  return [
+    Math.min(...lines.map((l) => l.bbox[0])), Math.min(...lines.map((l) => l.bbox[1])),
+    Math.max(...lines.map((l) => l.bbox[2])), Math.max(...lines.map((l) => l.bbox[3])),
+  ];
+}
+
 function saysReceiptOrInvoice(m: Modules, lines: TextLine[]): boolean {
   if (lines.length === 0) return false;
   const top = m.classifyText(lines).candidates[0];
@@ -465,17 +503,9 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions, pageLan
   let invoice: Reading['invoice'];
   /** The printed face of an identity document, when the text is one (text/id-front.ts). */
   let front: IdFrontClassification | null = null;
-  // Several receipts photographed side by side: `multiple_documents`, and the first (leftmost) one is read.
-  let textLines = ev.lines;
-  if (ev.pageCount === 1 && ev.pages.length === 1 && ev.pages[0].lines.length > 0) {
-    const documents = m.splitDocuments(ev.lines);
-    if (documents.length > 1) {
-      warnings.add('multiple_documents');
-      textLines = documents[0];
-    }
-  }
-  if (textLines.length > 0 && opts.readers.has('text')) {
-    text = m.classifyText(textLines);
+  // (Several receipts in one photo were told apart when the page was read: its lines are the first one's.)
+  if (ev.lines.length > 0 && opts.readers.has('text')) {
+    text = m.classifyText(ev.lines);
     front = m.classifyIdFrontBoth(ev.lines, ev.second);
     used.set('rules', R.rules);
   }
@@ -539,7 +569,7 @@ async function readLocally(input: ReadInput, opts: LocalProviderOptions, pageLan
     const faceOnly = front !== null && document?.basis === 'text' && document.type === front.type;
     const missing = wanted.filter((f) => !(f in found));
     if (missing.length > 0 && ev.lines.length > 0 && opts.readers.has('text') && !faceOnly) {
-      const extracted = m.extractFields(entry, textLines, missing, { language: text?.language?.code, country: text?.country ?? undefined });
+      const extracted = m.extractFields(entry, ev.lines, missing, { language: text?.language?.code, country: text?.country ?? undefined });
       for (const [k, f] of Object.entries(extracted)) if (f && f.value !== null && f.value !== undefined) found[k] = { ...f, origin: f.origin ?? (ev.pages.some((p) => p.lines.length) ? 'ocr' : 'text') };
       used.set('rules', R.rules);
     }

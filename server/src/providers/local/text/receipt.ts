@@ -7,8 +7,8 @@
  * - `receiptTotal` finds the grand total by label-value layout: the amount right of a TOTAL-like label on its line,
  *   or below it when the label stands alone; never from a label that is a subtotal, a count of items, a tax or a
  *   tender line; the strongest label, then the largest amount; cash minus change confirms it (or supplies it).
- * - `splitDocuments` finds several receipts photographed side by side (columns of lines that do not overlap, each
- *   with its own total line).
+ * - `splitDocuments` finds several receipts photographed side by side (the page's lines cut at column gaps no words
+ *   cross, each column with its own total line).
  * Nothing here invents a value: a total with no label and no cash/change proof is not reported.
  */
 import type { TextLine } from '../types.ts';
@@ -302,29 +302,82 @@ function saleAmount(lines: readonly Line[], amounts: AmountMatch[][], decimalsOn
 }
 
 /**
- * Several documents side by side in one photo: the lines fall into columns that do not overlap horizontally,
- * each tall enough and each with its own total line. Returns the lines of each document, left to right (one
- * group when the photo holds one document).
+ * Several documents side by side in one photo: an OCR engine reads a row of text across both slips as one line, so
+ * the lines are cut at the page's column gaps first. A column gap is a band of the page, inside the text, that
+ * (almost) no line's words cross: at most one line in thirty-three (a smear of desk read as a word may bridge it).
+ * Each column is then one document when it holds six lines or more over at least a third of the text's height, a
+ * TOTAL-like or CHANGE label and three lines with an amount (a single receipt cut at its amount column leaves the amounts
+ * without their labels: one document). Returns the lines of each document, left to right (the lines as read when the photo
+ * holds one document).
  */
+const AMOUNT = /\d[.,]\d{2}(?!\d)/;
+
 export function splitDocuments(lines: readonly TextLine[]): TextLine[][] {
-  const usable = lines.filter((l) => l.text.trim().length > 1 && l.bbox[2] - l.bbox[0] < 0.6);
-  if (usable.length < 12 || usable.length < lines.length * 0.8) return [lines as TextLine[]];
-  // Columns: sweep the x extents of lines; a gap that no line crosses separates two columns.
-  const spans = usable.map((l) => [l.bbox[0], l.bbox[2]] as const).sort((a, b) => a[0] - b[0]);
-  const cuts: number[] = [];
-  let reach = spans[0][1];
-  for (const [x0, x1] of spans.slice(1)) {
-    if (x0 > reach + 0.02) cuts.push((reach + x0) / 2);
-    reach = Math.max(reach, x1);
+  const one = [lines as TextLine[]];
+  const rows = lines
+    .map((l) => (l.words?.length ? l.words : [{ text: l.text, bbox: l.bbox, confidence: l.confidence }]).filter((w) => w.text.trim().length > 0))
+    .filter((ws) => ws.length > 0);
+  if (rows.length < 12) return one;
+  const BINS = 400;
+  const bin = (x: number) => Math.max(0, Math.min(BINS - 1, Math.floor(x * BINS)));
+  const cover = new Array<number>(BINS).fill(0);
+  for (const ws of rows) {
+    const seen = new Set<number>();
+    for (const w of ws) for (let b = bin(w.bbox[0]); b <= bin(w.bbox[2]); b++) seen.add(b);
+    for (const b of seen) cover[b] += 1;
   }
-  if (cuts.length === 0) return [lines as TextLine[]];
+  const x0s = rows.flatMap((ws) => ws.map((w) => w.bbox[0])).sort((a, b) => a - b);
+  const x1s = rows.flatMap((ws) => ws.map((w) => w.bbox[2])).sort((a, b) => a - b);
+  const from = bin(x0s[Math.floor(x0s.length * 0.02)]);
+  const to = bin(x1s[Math.ceil(x1s.length * 0.98) - 1]);
+  const bridging = Math.max(1, Math.floor(rows.length / 33));
+  const cuts: number[] = [];
+  for (let b = from; b <= to; ) {
+    if (cover[b] > bridging) {
+      b++;
+      continue;
+    }
+    let e = b;
+    while (e + 1 <= to && cover[e + 1] <= bridging) e++;
+    // At least 1.5 % of the page wide, with text on both sides.
+    if ((e - b + 1) / BINS >= 0.015 && b > from && e < to) cuts.push((b + e + 1) / 2 / BINS);
+    b = e + 1;
+  }
+  if (cuts.length === 0) return one;
   const edges = [-Infinity, ...cuts, Infinity];
-  const groups = edges.slice(1).map((_, i) => lines.filter((l) => {
-    const cx = (l.bbox[0] + l.bbox[2]) / 2;
-    return cx > edges[i] && cx <= edges[i + 1];
-  }));
-  const documents = groups.filter((g) => g.length >= 6 && g.some((l) => TOTAL_LABEL.test(fold(l.text))));
-  if (documents.length < 2) return [lines as TextLine[]];
+  const columns: TextLine[][] = edges.slice(1).map(() => []);
+  for (const line of lines) {
+    const words = line.words?.length ? line.words : null;
+    if (!words) {
+      const cx = (line.bbox[0] + line.bbox[2]) / 2;
+      columns[edges.findIndex((e, i) => i > 0 && cx <= e) - 1].push(line);
+      continue;
+    }
+    for (let i = 0; i < columns.length; i++) {
+      const mine = words.filter((w) => {
+        const cx = (w.bbox[0] + w.bbox[2]) / 2;
+        return cx > edges[i] && cx <= edges[i + 1];
+      });
+      if (mine.length === 0) continue;
+      if (mine.length === words.length) {
+        columns[i].push(line);
+        continue;
+      }
+      const bbox: TextLine['bbox'] = [
+        Math.min(...mine.map((w) => w.bbox[0])), Math.min(...mine.map((w) => w.bbox[1])),
+        Math.max(...mine.map((w) => w.bbox[2])), Math.max(...mine.map((w) => w.bbox[3])),
+      ];
+      columns[i].push({ ...line, text: mine.map((w) => w.text).join(' '), bbox, words: mine });
+    }
+  }
+  const top = Math.min(...lines.map((l) => l.bbox[1]));
+  const height = Math.max(...lines.map((l) => l.bbox[3])) - top;
+  const documents = columns.filter((c) => {
+    if (c.length < 6) return false;
+    const span = Math.max(...c.map((l) => l.bbox[3])) - Math.min(...c.map((l) => l.bbox[1]));
+    return span >= height / 3 && c.some((l) => TOTAL_LABEL.test(fold(l.text)) || CHANGE_LABEL.test(fold(l.text))) && c.filter((l) => AMOUNT.test(l.text)).length >= 3;
+  });
+  if (documents.length < 2) return one;
   return documents;
 }
 
