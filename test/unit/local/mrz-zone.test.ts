@@ -4,8 +4,11 @@
  * does not shift its grid by a cell (the lines of a zone share one grid), a negative (light print on dark, as some
  * infrared and ultraviolet captures come) and a faded scan are read; so are an ultraviolet-like capture (dark violet,
  * print and paper ~50 grey levels apart, noisy) and a worn noisy scan (image.ts cleanedCopy: the copy searched when
- * the first search finds nothing).
+ * the first search finds nothing); and a card's zone beside another card in one image, whose lines the first pass saw
+ * merged (read at the double-resolution pass).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { readMrz } from '../../../server/src/providers/local/mrz/index.ts';
@@ -184,5 +187,26 @@ describe('captures read through the cleaned copy (image.ts cleanedCopy)', () => 
     const page = await loadPage(await renderIdCard({ lines: TD3, margin: 0.1 }));
     const { data } = await sharp(page.grey, { raw: { width: page.width, height: page.height, channels: 1 } }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     expect(cleanedCopy(greyFrom(page.grey, page.width, page.height), data)).toBeNull();
+  }, 30_000);
+});
+
+describe('a card beside another card in one image (both sides photographed together)', () => {
+  const DEV = path.resolve(import.meta.dirname, '../../../../shared/testdata/documents-dev');
+  const TRUTH = JSON.parse(fs.readFileSync(path.join(DEV, 'ground-truth.json'), 'utf8')) as Array<{ path: string; split: string; expected: { mrz_lines?: string[] } }>;
+  it('finds the zone at the double-resolution pass when the first saw its three lines as one (Lithuanian ID beside a US licence)', async () => {
+    const [card, other] = ['mrz/Arg0s1080-mrz__id_cards__Lithuania.png', 'id-fronts/zerox__0023.png'].map((p) => {
+      expect(TRUTH.find((t) => t.path === p)?.split).toBe('tune');
+      return fs.readFileSync(path.join(DEV, p));
+    });
+    const { width: w, height: h } = await sharp(card).metadata();
+    const front = await sharp(other).resize({ height: h, width: Math.round(h! * 1.58), fit: 'fill' }).removeAlpha().png().toBuffer();
+    const fw = Math.round(h! * 1.58);
+    const both = await sharp({ create: { width: w! + fw + 40, height: h!, channels: 3, background: '#f4f4f4' } })
+      .composite([{ input: front, left: 0, top: 0 }, { input: await sharp(card).removeAlpha().png().toBuffer(), left: fw + 40, top: 0 }])
+      .png()
+      .toBuffer();
+    const r = await readMrz(await loadPage(both));
+    expect(r?.lines).toEqual(TRUTH.find((t) => t.path === 'mrz/Arg0s1080-mrz__id_cards__Lithuania.png')!.expected.mrz_lines);
+    expect(r?.valid).toBe(true);
   }, 30_000);
 });

@@ -13,7 +13,7 @@ import { decode, type Decoded, type MrzFormat } from './decode.ts';
 import { cellAt, lineFeatures, type LineGeom } from './features.ts';
 import { cleanedCopy, greyFrom, sample, type Grey } from './image.ts';
 import { bandSets, fitGrid, flipGeom, zoneStrip, type Band, type Strip } from './lines.ts';
-import { LOCATE_SIDE, locateZones, type ZoneCandidate } from './locate.ts';
+import { LOCATE_SIDE, locateZones, type LineBlob, type ZoneCandidate } from './locate.ts';
 
 export { decode } from './decode.ts';
 
@@ -167,11 +167,25 @@ function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hy
   }
 }
 
-/** In the double-resolution pass, only zones too thin for the first pass are new: skip the others. */
-function secondPassFilter(img: Grey, zones: ZoneCandidate[], side: number): ZoneCandidate[] {
+/**
+ * In the double-resolution pass, only zones the first pass did not read are new: a zone too thin for it, or a zone of
+ * two lines or more it did not read as such: its lines seen merged into one (a card's zone beside another card in one
+ * image: its lines 13 px apart at the first pass's scale), or the same lines with another line taken in or left out.
+ * A zone every line of which lies within two line heights of a line of one zone already read (the same zone) is skipped;
+ * so is one without two lines of a zone's shape, as long as each other and one above the other (a receipt's text).
+ */
+function secondPassFilter(img: Grey, zones: ZoneCandidate[], side: number, seen: readonly ZoneCandidate[]): ZoneCandidate[] {
   if (side === LOCATE_SIDE) return zones;
   const s = LOCATE_SIDE / Math.max(img.w, img.h);
-  return zones.filter((z) => Math.min(...z.lines.map((l) => l.thickness)) * s < 6);
+  const near = (a: LineBlob, b: LineBlob) => Math.hypot(a.cx - b.cx, a.cy - b.cy) < 2 * Math.max(a.thickness, b.thickness);
+  const read = (z: ZoneCandidate) => seen.some((k) => k.lines.length === z.lines.length && z.lines.every((l) => k.lines.some((m) => near(l, m))));
+  // Zone-like: two lines of one length, one above the other (their middles within a tenth of the length apart along
+  // the line, lengths within 5 %), each 15 times as long as it is thick (30 characters and more).
+  const long = (l: LineBlob) => l.length >= 15 * l.thickness;
+  const alike = (a: LineBlob, b: LineBlob) =>
+    Math.abs(a.length - b.length) <= 0.05 * Math.max(a.length, b.length) && Math.abs((b.cx - a.cx) * a.ux + (b.cy - a.cy) * a.uy) <= 0.1 * a.length;
+  const zoneLike = (z: ZoneCandidate) => z.lines.some((a, i) => long(a) && z.lines.some((b, j) => j !== i && long(b) && alike(a, b)));
+  return zones.filter((z) => Math.min(...z.lines.map((l) => l.thickness)) * s < 6 || (zoneLike(z) && !read(z)));
 }
 
 /**
@@ -260,7 +274,7 @@ function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }, seen: Zo
   for (const side of sides) {
     // second pass at double resolution only for large images where nothing was found (a small document far away)
     if (side > LOCATE_SIDE && (Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE || hyps.some((h) => h.d.gate))) break;
-    for (const z of secondPassFilter(img, locateZones(img, side), side).slice(0, maxZones)) {
+    for (const z of secondPassFilter(img, locateZones(img, side), side, seen).slice(0, maxZones)) {
       yield;
       seen.push(z);
       readZone(img, z, zi.n++, mean, hyps);
