@@ -296,11 +296,11 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
   };
 
   /**
-   * The document of `lines` cut out of the page (a margin around its text, never past half the way to the `next`
-   * document's) and read alone by PP-OCR; its lines on the whole page. Null when that reads no receipt or invoice.
+   * The document whose text is in box `a` cut out of the page (a margin around its text, never past half the way to
+   * the next document's, in `b`) and read alone by PP-OCR; its lines on the whole page. Null when that reads no
+   * receipt or invoice.
    */
-  const readAlone = async (image: PageImage, lines: TextLine[], next: TextLine[]): Promise<TextLine[] | null> => {
-    const [a, b] = [boxOf(lines), boxOf(next)];
+  const readAlone = async (image: PageImage, a: Box, b: Box): Promise<TextLine[] | null> => {
     const gap = Math.max(0, b[0] - a[2]);
     const px = (x: number, size: number, round: (x: number) => number) => round(Math.min(1, Math.max(0, x)) * size) / size;
     const box: Box = [
@@ -352,9 +352,10 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
       // photo with another document is small for the OCR); its lines, put back on the page, are the page's text.
       if (lines && lines.length > 0 && ev.pageCount === 1 && on('text') && !ev.rotated.has(image.page)) {
         const documents = m.splitDocuments(lines);
-        if (documents.length > 1 && m.backgroundBetween(image, boxOf(documents[0]), boxOf(documents[1]))) {
+        const [first, second] = documents.slice(0, 2).map((d) => m.union(d.map((l) => l.bbox)));
+        if (second && m.backgroundBetween(image, first, second)) {
           page.warnings.push('multiple_documents');
-          lines = (await readAlone(image, documents[0], documents[1])) ?? documents[0];
+          lines = (await readAlone(image, first, second)) ?? documents[0];
         }
       }
       // Identity documents are printed in colour: a grey one is a photocopy or a grey scan.
@@ -401,14 +402,6 @@ function saysSomething(m: Modules, lines: TextLine[]): boolean {
 }
 
 /** The page's text classifies as a receipt or an invoice (a finance type, sure). */
-/** The box of some lines' text (normalised). */
-function boxOf(lines: readonly TextLine[]): Box {
-  return [
-    Math.min(...lines.map((l) => l.bbox[0])), Math.min(...lines.map((l) => l.bbox[1])),
-    Math.max(...lines.map((l) => l.bbox[2])), Math.max(...lines.map((l) => l.bbox[3])),
-  ];
-}
-
 function saysReceiptOrInvoice(m: Modules, lines: TextLine[]): boolean {
   if (lines.length === 0) return false;
   const top = m.classifyText(lines).candidates[0];

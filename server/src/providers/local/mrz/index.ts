@@ -179,13 +179,13 @@ function secondPassFilter(img: Grey, zones: ZoneCandidate[], side: number, seen:
   const s = LOCATE_SIDE / Math.max(img.w, img.h);
   const near = (a: LineBlob, b: LineBlob) => Math.hypot(a.cx - b.cx, a.cy - b.cy) < 2 * Math.max(a.thickness, b.thickness);
   const read = (z: ZoneCandidate) => seen.some((k) => k.lines.length === z.lines.length && z.lines.every((l) => k.lines.some((m) => near(l, m))));
-  // Zone-like: two lines of one length, one above the other (their middles within a tenth of the length apart along
+  // A zone's shape: two lines of one length, one above the other (their middles within a tenth of the length apart along
   // the line, lengths within 5 %), each 15 times as long as it is thick (30 characters and more).
   const long = (l: LineBlob) => l.length >= 15 * l.thickness;
   const alike = (a: LineBlob, b: LineBlob) =>
     Math.abs(a.length - b.length) <= 0.05 * Math.max(a.length, b.length) && Math.abs((b.cx - a.cx) * a.ux + (b.cy - a.cy) * a.uy) <= 0.1 * a.length;
-  const zoneLike = (z: ZoneCandidate) => z.lines.some((a, i) => long(a) && z.lines.some((b, j) => j !== i && long(b) && alike(a, b)));
-  return zones.filter((z) => Math.min(...z.lines.map((l) => l.thickness)) * s < 6 || (zoneLike(z) && !read(z)));
+  const zoneShaped = (z: ZoneCandidate) => z.lines.some((a, i) => long(a) && z.lines.some((b, j) => j !== i && long(b) && alike(a, b)));
+  return zones.filter((z) => Math.min(...z.lines.map((l) => l.thickness)) * s < 6 || (zoneShaped(z) && !read(z)));
 }
 
 /**

@@ -4,5 +4,5 @@ export { parseInvoiceXml, readEmbeddedInvoice, type EmbeddedInvoice } from './em
 export { extractFields, type ExtractOptions } from './extract.ts';
 export { classifyIdFront, classifyIdFrontBoth, readIdFrontFields, readIdFrontFieldsBoth, type IdFrontClassification } from './id-front.ts';
 export { detectCountry, findIbans, findTaxIds } from './ids.ts';
-export { findAmounts, findDates, guessLanguage, parseNumber } from './normalize.ts';
+export { findAmounts, findDates, guessLanguage, parseNumber, union } from './normalize.ts';
 export { splitDocuments } from './receipt.ts';

@@ -12,7 +12,7 @@
  * Nothing here invents a value: a total with no label and no cash/change proof is not reported.
  */
 import type { TextLine } from '../types.ts';
-import type { AmountMatch, Line } from './normalize.ts';
+import { union, type AmountMatch, type Line } from './normalize.ts';
 
 /**
  * A TOTAL-like label (folded text). OCR often reads `TOTAL` as `T0TAL`, `TOTAI`, `TOTA1`, and drops the spaces of
@@ -301,6 +301,9 @@ function saleAmount(lines: readonly Line[], amounts: AmountMatch[][], decimalsOn
   return null;
 }
 
+/** An amount with its cents (a document's column holds a few). */
+const AMOUNT = /\d[.,]\d{2}(?!\d)/;
+
 /**
  * Several documents side by side in one photo: an OCR engine reads a row of text across both slips as one line, so
  * the lines are cut at the page's column gaps first. A column gap is a band of the page, inside the text, that
@@ -310,8 +313,6 @@ function saleAmount(lines: readonly Line[], amounts: AmountMatch[][], decimalsOn
  * without their labels: one document). Returns the lines of each document, left to right (the lines as read when the photo
  * holds one document).
  */
-const AMOUNT = /\d[.,]\d{2}(?!\d)/;
-
 export function splitDocuments(lines: readonly TextLine[]): TextLine[][] {
   const one = [lines as TextLine[]];
   const rows = lines
@@ -363,19 +364,15 @@ export function splitDocuments(lines: readonly TextLine[]): TextLine[][] {
         columns[i].push(line);
         continue;
       }
-      const bbox: TextLine['bbox'] = [
-        Math.min(...mine.map((w) => w.bbox[0])), Math.min(...mine.map((w) => w.bbox[1])),
-        Math.max(...mine.map((w) => w.bbox[2])), Math.max(...mine.map((w) => w.bbox[3])),
-      ];
-      columns[i].push({ ...line, text: mine.map((w) => w.text).join(' '), bbox, words: mine });
+      columns[i].push({ ...line, text: mine.map((w) => w.text).join(' '), bbox: union(mine.map((w) => w.bbox)), words: mine });
     }
   }
-  const top = Math.min(...lines.map((l) => l.bbox[1]));
-  const height = Math.max(...lines.map((l) => l.bbox[3])) - top;
+  const height = (b: TextLine['bbox']) => b[3] - b[1];
+  const page = height(union(lines.map((l) => l.bbox)));
   const documents = columns.filter((c) => {
     if (c.length < 6) return false;
-    const span = Math.max(...c.map((l) => l.bbox[3])) - Math.min(...c.map((l) => l.bbox[1]));
-    return span >= height / 3 && c.some((l) => TOTAL_LABEL.test(fold(l.text)) || CHANGE_LABEL.test(fold(l.text))) && c.filter((l) => AMOUNT.test(l.text)).length >= 3;
+    const span = height(union(c.map((l) => l.bbox)));
+    return span >= page / 3 && c.some((l) => TOTAL_LABEL.test(fold(l.text)) || CHANGE_LABEL.test(fold(l.text))) && c.filter((l) => AMOUNT.test(l.text)).length >= 3;
   });
   if (documents.length < 2) return one;
   return documents;
