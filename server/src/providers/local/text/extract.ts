@@ -76,6 +76,9 @@ const L = {
     'kwota naleznosci( ogolem)?', '(razem )?do zaplaty', 'naleznosc ogolem', 'wartosc brutto', 'suma brutto', 'razem brutto',
     'k uhrade', 'celkem k uhrade', 'total geral', 'valor a pagar', 'totale complessivo', 'netto a pagare', 'endsumme',
     'rechnungssumme', 'bruttosumme', 'total general',
+    // Dutch `Factuurtotaal`; German final invoices after advance payments: `Verbleibende Restforderung`, `Restbetrag`,
+    // `Noch zu zahlen` (the `Summe Schlussrechnung brutto` above them is before the advances were deducted).
+    'factuur ?totaal', '(verbleibende )?restforderung( brutto)?', 'restbetrag', 'noch zu zahlen',
     // Indian invoices close with `Net Payable` / `Net Amount Payable` (after tax and rounding) and bills with `Bill Amount`.
     'net ?(amount ?)?payable', 'bill amount',
     // `Due payable` (German `fällig, zahlbar` in English).
@@ -92,7 +95,7 @@ const L = {
     'jumlah besar', 'jumlah perlu dibayar', 'tong cong tien thanh toan', 'tong tien thanh toan', 'tong cong', 'всего к оплате', 'итого к оплате', 'сумма к оплате',
     '价税合计', '合计金额', '应付金额', '总计',
   ],
-  total_weak: ['total facture', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
+  total_weak: ['total facture', 'totaalprijs', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*(a\s*pa(yer|gare)|(amount\s*)?payable))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\b(tax|vat|tva|iva|btw|mwst|ust|gst) ?total|\bbase\b|\bqty\b|quantity)/,
   base: [
@@ -146,7 +149,9 @@ const L = {
     // `TaxInvoice No`: PP-OCR glues words that a narrow space parts.
     'tax ?invoice ?no\\.?', 'document no\\.?', 'numer faktury', 'nr faktury', 'faktura( vat)? (nr|numer)', 'cislo faktury',
     'faktura cislo', 'n[°o.]? (do )?documento', 'numero (do )?documento', 'fattura (nr\\.?|numero)', 'rechnung( nr\\.?|-nr\\.?)',
-    'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)',
+    'invoice id', 'invoice ref(erence)?', 'facture (numero|no\\.?)', 'facture ref(erence)?',
+    // Romanian `Nr. facturii`, `Număr factură`, `Seria și numărul`.
+    'nr\\.? facturii', 'numar(ul)? factur(a|ii)', 'seria si numarul',
     'laskun (numero|nro\\.?|nr\\.?)', 'laskunumero', 'laskunro', 'fakturanummer', 'fakturanr\\.?', 'faktura ?nr\\.?', 'fakturanumero',
     // The document's own name then a number sign, whatever qualifies it: `Facture Nr:`, `Factura fiscală Nr:`,
     // `Korrekturrechnung Nr:`, `Schlussrechnung Nr.`, `Nota di credito (TD04) Nr:`, `Creditnota nr`, `Avoir n°`.
@@ -393,7 +398,20 @@ function findLabels(ctx: Ctx, labels: readonly string[]): LabelHit[] {
   const re = labelRe(labels);
   const hits: LabelHit[] = [];
   for (const line of ctx.lines) {
-    for (const m of line.fold.matchAll(re)) hits.push({ line, start: m.index!, end: m.index! + m[0].length });
+    const seen = new Set<number>();
+    const scan = (from: number) => {
+      for (const m of line.fold.slice(from).matchAll(re)) {
+        const start = from + m.index!;
+        const end = start + m[0].length;
+        if (seen.has(start)) continue;
+        seen.add(start);
+        hits.push({ line, start, end });
+        // A match that runs across a cell's edge (`FACTURA | Nr. facturii: 54` read `factura nr.`) hides the label
+        // that begins in the next cell: that cell is searched too, its labels tried after this one.
+        for (const c of line.cells) if (c.start > start && c.start < end) scan(c.start);
+      }
+    };
+    scan(0);
   }
   return hits;
 }

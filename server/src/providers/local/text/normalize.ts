@@ -78,7 +78,7 @@ export function prepareLines(lines: readonly TextLine[]): Line[] {
     const src = hasWords ? l.words!.filter((w) => typeof w?.text === 'string' && w.text.trim() !== '') : splitLineWords(l);
     const words: Word[] = [];
     let text = '';
-    for (const w of src) {
+    for (const w of letterSpaced(src)) {
       // pdf.js gives U+0000 for a glyph its font does not map: between two letters or digits it stands for a
       // hyphen in the generators seen (`2E9958F3-0010`), elsewhere for nothing that reads.
       const raw = w.text.includes('\u0000') ? w.text.replace(/(?<=[\p{L}\p{N}])\u0000(?=[\p{L}\p{N}])/gu, '-').replace(/\u0000/g, ' ') : w.text;
@@ -107,6 +107,36 @@ export function prepareLines(lines: readonly TextLine[]): Line[] {
     // Estimated word boxes say nothing about columns: such a line is one cell.
     line.cells = hasWords ? cellsOf(line) : [{ from: 0, to: words.length, start: 0, end: text.length, bbox: line.bbox }];
     out.push(line);
+  }
+  return out;
+}
+
+/**
+ * A title printed letter-spaced (`I N V O I C E`, `R E C H N U N G`: four capitals or more, each a word of one letter
+ * or read as one word with spaces inside) is one word, so that its labels and the classifier's words match it. The
+ * letters' boxes are joined.
+ */
+function letterSpaced<W extends { text: string; bbox: Box; confidence: number }>(src: readonly W[]): Array<{ text: string; bbox: Box; confidence: number }> {
+  const parts: Array<{ text: string; bbox: Box; confidence: number }> = [];
+  for (const w of src) {
+    // A word read with its letter spaces inside (`I N V O I C E` in one text item): the letters apart, then joined below.
+    if (/(?:^|\s)\p{Lu}(?:\s+\p{Lu}){3,}(?:\s|$)/u.test(w.text)) {
+      for (const t of w.text.trim().split(/\s+/)) parts.push({ text: t, bbox: w.bbox, confidence: w.confidence });
+    } else parts.push(w);
+  }
+  const single = (t: string) => /^\p{Lu}$/u.test(t);
+  const out: Array<{ text: string; bbox: Box; confidence: number }> = [];
+  for (let i = 0; i < parts.length; ) {
+    let j = i;
+    while (j < parts.length && single(parts[j].text)) j++;
+    if (j - i >= 4) {
+      const run = parts.slice(i, j);
+      out.push({ text: run.map((p) => p.text).join(''), bbox: union(run.map((p) => p.bbox)), confidence: Math.min(...run.map((p) => p.confidence)) });
+      i = j;
+    } else {
+      out.push(parts[i]);
+      i++;
+    }
   }
   return out;
 }
@@ -261,9 +291,12 @@ const DIGITS = String.raw`\d{1,3}(?:[.,'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+
 const AMOUNT_RE = amountRe(DIGITS);
 /**
  * Where a comma is the decimal separator, a plain space also groups thousands (`1 234,56`, `33 569,50`: French,
- * Polish, Czech, Scandinavian...), but only in a number with its two decimals (`2 400` alone stays two numbers).
+ * Polish, Czech, Scandinavian...), but only in a number with its two decimals (`2 400` alone stays two numbers), or
+ * in a whole amount of two or three digits then groups with its currency after it (`124 500 kr`, `12 000 Kč`,
+ * `15 000 €`): a quantity and a price (`2 400 kr`) start with fewer digits more often than not, so one stays two.
  */
-const AMOUNT_SPACE_RE = amountRe(String.raw`\d{1,3}(?: \d{3})+,\d{2}(?!\d)|${DIGITS}`);
+const SPACE_CURRENCY = String.raw`(?=\s?(?:kr|${CUR})(?![\p{L}]))`;
+const AMOUNT_SPACE_RE = amountRe(String.raw`\d{1,3}(?: \d{3})+,\d{2}(?!\d)|\d{2,3}(?: \d{3})+(?![\d.,])${SPACE_CURRENCY}|${DIGITS}`);
 
 /**
  * Amounts in a folded line: `4.904,94`, `1,234.56`, `1 234,56` (comma-decimal documents), `56,02 €`, `$4.11`,
