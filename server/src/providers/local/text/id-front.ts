@@ -76,7 +76,7 @@ type Kind = 'driving' | 'state_id' | 'passport_card' | 'permanent_resident' | 'i
 /** Printed titles of cards (folded, `foldPhrase`), beside the catalogue's own keywords of each kind's types. */
 const TITLES: Record<Kind, RegExp> = {
   driving: /\b(driver'?s?|drivers|driving|commercial driver|chauffeur)\s+licen[cs]e\b|\b(learner|instruction)'?s? permit\b|\bpermis de conduire\b|\blicencia de (conducir|conduccion|manejo)\b|\bpermiso de conduc\w*|\bcarta de conducao\b|\bcarteira (nacional )?de habilitacao\b|\bfuhrerschein\b|\bpatente di guida\b|\brijbewijs\b/,
-  state_id: /\bidentification card\b|\bnon-? ?driver\b|\bstate id\b|\bid card\b(?=.*\b(state|dmv|real id)\b)/,
+  state_id: /identification card\b|\bnon-? ?driver|\bstate id\b|\bid card\b(?=.*\b(state|dmv|real id)\b)/,
   passport_card: /\bpassport card\b|\bcarte passeport\b/,
   permanent_resident: /\bpermanent resident\b|\bresident since\b|\bgreen card\b|\bi-551\b/,
   id_card: /\bidentity card\b|\bcarte (nationale )?d'? ?identite\b|\bdocumento (nacional )?de identidad\b|\bcartao de cidadao\b|\bcarta d'? ?identita\b|\bpersonalausweis\b|\bidentiteitskaart\b|\bidentity document\b|\bnational id\b|\bleternjoftim\b|\bdowod osobisty\b|\bcarte d'identite\b|\bcedula de (identidad|ciudadania)\b/,
@@ -148,6 +148,12 @@ function namedCountry(words: string[]): string | null {
       }
     }
   }
+  // A title read with its spaces lost (`BUNDESREPUBLIKDEUTSCHLAND`, `FEDERALREPUBLICOFGERMANY`): a long word that
+  // holds a country's name of 7 letters or more.
+  for (const w of words) {
+    if (w.length < 12 || !/^\p{L}+$/u.test(w)) continue;
+    for (const [name, code] of exact) if (name.length >= 7 && !name.includes(' ') && w.includes(name)) return code;
+  }
   return null;
 }
 
@@ -175,6 +181,8 @@ function alpha2Of(): Map<string, string> {
 
 /** More lines than this (both sides of a card, generously) is no ID card's face. */
 const MAX_CARD_LINES = 200;
+/** Words of a card's title or header, never a name. */
+const CARD_TITLE_WORD = /^(usa|driver'?s?|licen[cs]e|identification|card|id|state|commercial|operator|permit|learner'?s?|class|real|federal|limits|apply)$/i;
 
 export interface IdFrontClassification {
   type: string;
@@ -327,8 +335,8 @@ const LABELS: Array<[string, RegExp]> = [
   ['document_number', /\b(document|passport|card|id|licen[cs]e) ?(no\b\.?|number\b|n[°º]|#)|\bn[°º] (du|de) (document|passeport|pasaporte|la carte)\b|\bnumero de (documento|pasaporte|passaporte)\b|\bnr\.? leternjoftim\w*|\b(ausweis|pass|karten)nummer\b|\bdln?\b|\bdni\b|\bn[uo]m\w{0,3}r\b|\bnumero\b|\bno\.(?!\p{L})|\bn[°º](?!\p{L})|\bnr\.?(?!\p{L})/gu],
   ['nationality', /\bnationalit\w*|\bnatio\w*lty\b|\bnacionalidad\b|\bnacionalidade\b|\bshtetesi\w*|\bstaatsangehorigkeit\b|\bcittadinanza\b/g],
   ['sex', /\bsex[eo]?\b|\bgender\b|\bgenero\b|\bsexe\b|\bgjinia\b|\bgeschlecht\b|\bsesso\b/g],
-  ['first_name', /\bsecondary identifier\b|\bidentifiant secondaire\b|\bgiven names?\b|\bfirst names?\b|\bforenames?\b|\bprenoms?\b|\bprenume\w*|\bnombres?\b|\bnomes?\b|\bemri\b|\bvorname\w*|\bvoornamen\b|\bimi(e|ona)\b|\bjmeno\b|\bvardas\b|\bfn\b/g],
-  ['last_name', /\bprimary identifier\b|\bidentifiant primaire\b|\b(nom\w{0,2})?s[uv][rm]n?a[mn]e\b|\blast name\b|\bfamily name\b|\bnom\b|\bnomi?\b|\bnume\b|\bapellidos?\b|\bapelidos?\b|\bsobrenome\b|\bmbiemri\b|\bnachname\b|\bcognome\b|\bachternaam\b|\bnazwisko\b|\bprijmeni\b|\bpavarde\b|\bln\b/g],
+  ['first_name', /\bsecondary identifier\b|\bidentifiant secondaire\b|\bgiven ?names?\b|\bfirst ?names?\b|\bforenames?\b|\bprenoms?\b|\bprenume\w*|\bnombres?\b|\bnomes?\b|\bemri\b|\bvorname\w*|\bvoornamen\b|\bimi(e|ona)\b|\bjmeno\b|\bvardas\b|\bfn\b/g],
+  ['last_name', /\bprimary identifier\b|\bidentifiant primaire\b|\b(nom\w{0,2})?s[uv][rm]n?a[mn]e\b|\blast ?name\b|\bfamily ?name\b|\bnom\b|\bnomi?\b|\bnume\b|\bapellidos?\b|\bapelidos?\b|\bsobrenome\b|\bmbiemri\b|\bnachname\b|\bcognome\b|\bachternaam\b|\bnazwisko\b|\bprijmeni\b|\bpavarde\b|\bln\b/g],
   // `Name` alone: the family name where it stands beside another language's label of it (`Name/Surname/Nom`), else
   // only a label (a US card's NAME is the whole name): decided in findLabels.
   ['name', /\bname\b/g],
@@ -447,7 +455,7 @@ const isLabelWord = (w: string) => LABELS.some(([, re]) => {
 /** A name value: words of letters (with ' - , .), without stray marks, labels or watermark words. */
 function nameWords(words: Word[]): Word[] {
   const keep = words.filter((w) => {
-    const t = w.text.replace(/^[^\p{L}]+|[^\p{L}.,]+$/gu, '');
+    const t = w.text.replace(FIELD_MARK, '').replace(/^[^\p{L}]+|[^\p{L}.,]+$/gu, '');
     return t.length >= 2 && /^\p{Lu}[\p{L}'’.,-]*$/u.test(t) && !/^specimen$/i.test(t) && !isLabelWord(t) && w.confidence >= 0.3;
   });
   // The longest run of consecutive kept words.
@@ -461,7 +469,9 @@ function nameWords(words: Word[]): Word[] {
   return best;
 }
 
-const cleanName = (ws: Word[]) => ws.map((w) => w.text.replace(/^[^\p{L}]+|[^\p{L}.,]+$/gu, '')).join(' ').replace(/[\s,]+$/, '');
+/** A field's letter printed before its value (`[a]MUSTERMANN` on the German card), read glued to it. */
+const FIELD_MARK = /^\[[a-z]?\]/;
+const cleanName = (ws: Word[]) => ws.map((w) => w.text.replace(FIELD_MARK, '').replace(/^[^\p{L}]+|[^\p{L}.,]+$/gu, '')).join(' ').replace(/[\s,]+$/, '');
 
 /** Parses a value of a kind from words; null when they hold none. */
 /**
@@ -491,7 +501,8 @@ function parse(kind: FieldKind, words: Word[], monthFirst: boolean, past = false
         for (let n = 1; n <= Math.min(5, words.length - i); n++) {
           const ws = words.slice(i, i + n);
           if (!/\d/.test(ws[0].text) || !/\d/.test(ws[n - 1].text)) continue;
-          const d = parseDate(ws.map((w) => w.text).join(' '), monthFirst, true);
+          // The next field's label read glued to the date's year (`02-01-2013HGT:`) is not part of the date.
+          const d = parseDate(ws.map((w) => w.text).join(' ').replace(/(?<=\d{4})\p{Lu}{2,4}[:.]?$/u, ''), monthFirst, true);
           if (d) return { value: d.value, words: ws, factor: d.compact ? 0.9 : 1 };
         }
       }
@@ -543,6 +554,8 @@ function numberIn(words: Word[]): { value: string; words: Word[] } | null {
       if (digits < 5 || value.replace(/-/g, '').length > 14 || parseDate(raw, true) || parseDate(raw, false)) continue;
       // A word of three letters or more is no part of a number: a name, a state code (`LUX S998527`), a month.
       if (n > 1 && ws.some((w) => /^[A-Z]{3,}$/.test(w.text))) continue;
+      // The next field's number (`12345678 3 DOB…`: AAMVA's `3` before its label, cut from it) is no part of this one.
+      if (n > 1 && /^\d{1,2}[a-d]?$/.test(ws[n - 1].text) && NUMBERED_KEYS.has(ws[n - 1].text) && /^\p{Lu}{2}/u.test(words[i + n]?.text ?? '')) continue;
       if (!best || value.length > best.value.length) best = { value, words: ws };
     }
   }
@@ -659,6 +672,51 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
     }
   }
 
+  // 1b. AAMVA's numbered name lines with no label word: `1 SAMPLE` over `2 DEREK THOMAS` (read glued, `1SAMPLE`,
+  // `2DEREK THOMAS`, or the `1` lost). The `2` line's names are the given names; the line just above it, starting at
+  // the same left edge and all name words (its `1` optional), the family name.
+  if (opts.country === 'USA' && want.has('first_name') && !out.first_name) {
+    const numbered = (l: Line, key: string): { words: Word[]; x0: number } | null => {
+      const i = l.words.findIndex((w) => new RegExp(`^${key}[.:]?(\\p{Lu}[\\p{Lu}'-]+)?$`, 'u').test(w.text) && !labelWords.has(w) && !used.has(w));
+      if (i < 0) return null;
+      const w = l.words[i];
+      const glued = w.text.replace(new RegExp(`^${key}[.:]?`), '');
+      const share = (w.bbox[2] - w.bbox[0]) / w.text.length;
+      const head: Word[] = glued ? [{ ...w, text: glued, bbox: [w.bbox[2] - share * glued.length, w.bbox[1], w.bbox[2], w.bbox[3]] }] : [];
+      // The number alone in its cell (a wide gap after it): the name is the next cell.
+      const own = cellAt(l, w);
+      const cell = !glued && l.cells[own] && l.cells[own].to - l.cells[own].from === 1 ? own + 1 : own;
+      const rest = l.words.slice(i + 1).filter((o) => cellAt(l, o) === cell);
+      const names = nameWords([...head, ...rest]);
+      // The whole cell after the number is the name (nothing else on it but stray marks after the name).
+      if (names.length === 0 || names[0] !== (head[0] ?? rest[0])) return null;
+      return { words: names, x0: w.bbox[0] };
+    };
+    for (const l2 of lines) {
+      const given = numbered(l2, '2');
+      if (!given) continue;
+      const h = l2.bbox[3] - l2.bbox[1];
+      const above = lines.filter((o) => o !== l2 && o.page === l2.page && o.bbox[3] <= l2.bbox[1] + h * 0.6 && o.bbox[3] > l2.bbox[1] - h * 1.6);
+      let family: Word[] | null = null;
+      for (const l1 of above.reverse()) {
+        // The family name already read from that line by its label (`1. SAMPLE`, the `1.` a label with its dot).
+        if (out.last_name && l1.words.some((w) => used.has(w))) {
+          family = [];
+          break;
+        }
+        const one = numbered(l1, '1');
+        const ws = one?.words ?? nameWords(l1.words.filter((w) => Math.abs(w.bbox[0] - given.x0) < h * 1.5 || w.bbox[0] > given.x0));
+        if (ws.length > 0 && (one || Math.abs(ws[0].bbox[0] - given.x0) < h * 2.5) && !ws.some((w) => labelWords.has(w) || used.has(w))) {
+          family = ws;
+          put('last_name', { value: cleanName(ws), words: ws, factor: one ? 0.9 : 0.8 }, l1, 1);
+          break;
+        }
+      }
+      if (family) put('first_name', { value: cleanName(given.words), words: given.words, factor: 0.9 }, l2, 1);
+      break;
+    }
+  }
+
   // 2. A US card's address block: `NUMBER STREET` then `CITY, ST ZIP`; the name lines just above it.
   let street: Line | null = null;
   for (const [i, l] of lines.entries()) {
@@ -684,13 +742,28 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   if (street && (want.has('last_name') || want.has('first_name')) && !out.last_name) {
     const x0 = street.words.find((w) => /^\d/.test(w.text))?.bbox[0] ?? street.bbox[0];
     const names: Array<{ line: Line; words: Word[] }> = [];
-    for (const l of lines.filter((o) => o.page === street.page && o.bbox[3] <= street.bbox[1] + 0.01 && o.bbox[1] > street.bbox[1] - 0.2).reverse()) {
+    for (const l of lines.filter((o) => o.page === street.page && o.bbox[3] <= street.bbox[1] + 0.01 && o.bbox[1] > street.bbox[1] - 0.26).reverse()) {
       const ws = nameWords(l.words.filter((w) => w.bbox[0] >= x0 - 0.04 && !labelWords.has(w)));
       if (ws.length === 0 || ws.some((w) => /\d/.test(w.text))) break;
+      // A third line (`SAMPLECARD` over `THOMAS` / `ALEXANDER`) only in the same column, just above the other two, and
+      // no word of a card's title; the first two as before, within 0.2 of the card over the street.
+      if (names.length < 2 && l.bbox[1] <= street.bbox[1] - 0.2) break;
+      if (names.length === 2) {
+        const h = names[0].line.bbox[3] - names[0].line.bbox[1];
+        const aligned = Math.abs(ws[0].bbox[0] - names[0].words[0].bbox[0]) < h && Math.abs(names[0].words[0].bbox[0] - names[1].words[0].bbox[0]) < h;
+        const pitch = names[1].line.bbox[1] - names[0].line.bbox[1];
+        if (!aligned || names[0].line.bbox[1] - l.bbox[1] > 2.5 * Math.max(pitch, h) || ws.some((w) => CARD_TITLE_WORD.test(w.text))) break;
+      }
       names.unshift({ line: l, words: ws });
-      if (names.length === 2) break;
+      if (names.length === 3) break;
     }
-    if (names.length === 2) {
+    if (names.length === 3) {
+      // Three name lines over the address (`SAMPLECARD` / `THOMAS` / `ALEXANDER`): the family name, then the given
+      // names on two lines.
+      const given = [...names[1].words, ...names[2].words];
+      put('last_name', { value: cleanName(names[0].words), words: names[0].words, factor: 0.8 }, names[0].line, 1);
+      put('first_name', { value: cleanName(given), words: given, factor: 0.8 }, names[1].line, 1);
+    } else if (names.length === 2) {
       put('last_name', { value: cleanName(names[0].words), words: names[0].words, factor: 0.85 }, names[0].line, 1);
       put('first_name', { value: cleanName(names[1].words), words: names[1].words, factor: 0.85 }, names[1].line, 1);
     } else if (names.length === 1) {
@@ -707,6 +780,13 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
     const ws = l.words.filter((w) => !used.has(w) && !labelWords.has(w));
     for (let i = 0; i < ws.length; i++) {
       const d = parse('date', ws.slice(i, i + 5), monthFirst);
+      // The card design's revision date (`REV 10/16/2018`) and a replacement's date (`REPLACED: 08-16-2003`) are no
+      // date of the holder's card.
+      const before = l.words[l.words.indexOf(ws[i]) - 1]?.text ?? '';
+      if (d && d.words[0] === ws[i] && /^[^\p{L}]*(rev|revised|replaced|repl|dup|duplicate)[.:]?$/iu.test(before)) {
+        i += d.words.length - 1;
+        continue;
+      }
       if (d && d.words[0] === ws[i]) {
         dates.push({ ...d, line: l });
         i += d.words.length - 1;

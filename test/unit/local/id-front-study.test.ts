@@ -1,0 +1,117 @@
+/**
+ * Rules learnt from a study set of 20 public ID-card fronts outside the development set (issue #28, session 22: US
+ * state specimens of 15 states and DC, German, Swiss and French cards; list in bench/results/id-fronts.md). Small
+ * hand-made layouts, one per rule.
+ */
+import { describe, expect, it } from 'vitest';
+import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { classifyIdFront, readIdFrontFields } from '../../../server/src/providers/local/text/id-front.ts';
+import type { Box, TextLine } from '../../../server/src/providers/local/types.ts';
+
+/** A line of words laid out left to right at height y (boxes proportional to the text). */
+function line(y: number, ...cells: Array<[number, string]>): TextLine {
+  const words = cells.flatMap(([x, text]) => {
+    let at = x;
+    return text.split(' ').map((w) => {
+      const bbox: Box = [at, y, at + w.length * 0.012, y + 0.03];
+      at += w.length * 0.012 + 0.01;
+      return { text: w, bbox, confidence: 0.9 };
+    });
+  });
+  return { page: 1, text: words.map((w) => w.text).join(' '), bbox: [words[0].bbox[0], y, words.at(-1)!.bbox[2], y + 0.03], confidence: 0.9, words };
+}
+
+function fields(lines: TextLine[]) {
+  const c = classifyIdFront(lines)!;
+  expect(c).not.toBeNull();
+  const entry = getEntry(c.type)!;
+  const f = readIdFrontFields(lines, entry, entry.fields, { country: c.country, region: c.region });
+  return Object.fromEntries(Object.entries(f).map(([k, x]) => [k, x.value]));
+}
+
+/** A US licence's frame around its name lines: title, number, the name lines, the address, the dates. */
+const licence = (names: TextLine[], more: TextLine[] = []) => [
+  line(0.05, [0.05, 'WISCONSIN']), line(0.1, [0.05, 'DRIVER LICENSE USA']), line(0.22, [0.35, '4d DLN S123-4567-6501-00']),
+  ...names,
+  line(0.42, [0.35, '4802 SHEBOYGAN AVE']), line(0.47, [0.35, 'MADISON, WI 53705']),
+  line(0.6, [0.35, '3 DOB 02/11/1974'], [0.6, '4b EXP 02/11/2023']),
+  ...more,
+];
+
+describe("AAMVA's numbered name lines without a label word", () => {
+  it('reads `1SAMPLE` over `2DEREK THOMAS` (the numbers glued to the names)', () => {
+    const v = fields(licence([line(0.3, [0.35, '1SAMPLE']), line(0.35, [0.35, '2DEREK THOMAS'])]));
+    expect(v).toMatchObject({ last_name: 'SAMPLE', first_name: 'DEREK THOMAS' });
+  });
+  it('reads `1 SAMPLE` over `2 NICK`, and a family name whose `1` the OCR lost', () => {
+    expect(fields(licence([line(0.3, [0.35, '1 SAMPLE']), line(0.35, [0.35, '2 NICK'])]))).toMatchObject({ last_name: 'SAMPLE', first_name: 'NICK' });
+    expect(fields(licence([line(0.3, [0.35, 'SAMPLE']), line(0.35, [0.35, '2AVERY JOSEPH'])]))).toMatchObject({ last_name: 'SAMPLE', first_name: 'AVERY JOSEPH' });
+  });
+  it('reads the given names of `2 JANICE` under a family name read by its label (`1.SAMPLE`)', () => {
+    const v = fields(licence([line(0.3, [0.35, '1. SAMPLE']), line(0.35, [0.35, '2 JANICE'])]));
+    expect(v).toMatchObject({ last_name: 'SAMPLE', first_name: 'JANICE' });
+  });
+  it('takes no `2` line that is no name (`2 400 LBS`), nor a name line far above it', () => {
+    const v = fields(licence([line(0.3, [0.35, '2 400 LBS'])]));
+    expect(v.first_name).toBeUndefined();
+  });
+});
+
+describe('name labels and name lines over the address', () => {
+  it('knows the labels read glued (`1.FAMILYNAME`, `2.GIVENNAMES`): no label is a value', () => {
+    const v = fields([
+      line(0.05, [0.05, 'DISTRICT OF COLUMBIA']), line(0.1, [0.05, 'DRIVER LICENSE']), line(0.2, [0.32, '4d.DLN 1234567']),
+      line(0.27, [0.32, '1.FAMILYNAME']), line(0.31, [0.32, 'SAMPLECARD']), line(0.36, [0.32, '2.GIVENNAMES']), line(0.4, [0.32, 'THOMAS']), line(0.44, [0.32, 'ALEXANDER']),
+      line(0.53, [0.32, '1234 COMMODORE DRIVE']), line(0.58, [0.32, 'WASHINGTON, DC 20001']),
+    ]);
+    expect(v.last_name).toBe('SAMPLECARD');
+    expect(v.first_name).toMatch(/^THOMAS/);
+  });
+  it('reads three name lines over the address as the family name and two lines of given names', () => {
+    const v = fields([
+      line(0.05, [0.05, 'DISTRICT OF COLUMBIA']), line(0.1, [0.05, 'DRIVER LICENSE']), line(0.2, [0.32, '1234567 02/21/2021']),
+      line(0.3, [0.32, 'SAMPLECARD']), line(0.37, [0.32, 'THOMAS']), line(0.41, [0.32, 'ALEXANDER']),
+      line(0.5, [0.32, '1234 COMMODORE DRIVE']), line(0.55, [0.32, 'WASHINGTON, DC 20001']),
+    ]);
+    expect(v).toMatchObject({ last_name: 'SAMPLECARD', first_name: 'THOMAS ALEXANDER' });
+  });
+  it("never takes a card's title line as a third name line", () => {
+    const v = fields([
+      line(0.05, [0.05, 'TENNESSEE']), line(0.31, [0.32, 'USA DRIVER LICENSE']), line(0.37, [0.32, 'SAMPLE']), line(0.41, [0.32, 'JANE']),
+      line(0.5, [0.32, '123 MAIN STREET']), line(0.55, [0.32, 'NASHVILLE, TN 37210']),
+    ]);
+    expect(v).toMatchObject({ last_name: 'SAMPLE', first_name: 'JANE' });
+  });
+});
+
+describe('dates of a US card', () => {
+  it("takes neither a replacement's date (`REPLACED: 08-16-2003`) nor the design's revision (`REV 10/16/2018`) as the issue", () => {
+    const v = fields(licence([], [line(0.7, [0.35, 'EXPIRES 02/11/2023']), line(0.75, [0.35, '08/16/2013']), line(0.8, [0.35, '—REPLACED: 08-16-2003']), line(0.85, [0.35, 'REV 10/16/2018'])]));
+    expect(v.issue_date).toBe('2013-08-16');
+  });
+  it('reads a date with the next label glued to its year (`ISSUED: 02-01-2013HGT: 5-08`)', () => {
+    const v = fields(licence([], [line(0.7, [0.35, 'ISSUED: 02-01-2013HGT: 5-08'])]));
+    expect(v.issue_date).toBe('2013-02-01');
+  });
+});
+
+describe('titles and marks read glued', () => {
+  it("names the country of a title read with its spaces lost (`BUNDESREPUBLIKDEUTSCHLAND`): the German card's own type", () => {
+    const lines = [
+      line(0.04, [0.19, 'BUNDESREPUBLIKDEUTSCHLAND']), line(0.08, [0.19, 'PERSONALAUSWEIS']), line(0.12, [0.19, 'IDENTITYCARDICARTED\'IDENTITE']),
+      line(0.2, [0.44, '[a]Name/Surname/Nom']), line(0.26, [0.44, '[a]MUSTERMANN']), line(0.38, [0.44, 'Vornamen/Given names/Prenoms']), line(0.42, [0.44, 'ERIKA']),
+    ];
+    const c = classifyIdFront(lines)!;
+    expect(c).toMatchObject({ type: 'de_id_card', country: 'DEU' });
+    const v = fields(lines);
+    expect(v).toMatchObject({ last_name: 'MUSTERMANN', first_name: 'ERIKA' });
+  });
+  it('types a `NONDRIVERIDENTIFICATION CARD` (read glued) a state id, and its number stops before the next numbered field', () => {
+    const lines = [
+      line(0.07, [0.08, 'VERMONT']), line(0.17, [0.27, 'NONDRIVERIDENTIFICATION CARD']),
+      line(0.29, [0.33, '4dIDNUMBER 12345678 3 DQB01/06/1958']), line(0.51, [0.35, '123 STREET ADDRESS']), line(0.56, [0.36, 'MONTPELIER, VT 05602']),
+    ];
+    expect(classifyIdFront(lines)).toMatchObject({ type: 'us_state_id', region: { value: 'VT' } });
+    expect(fields(lines).document_number).toBe('12345678');
+  });
+});
