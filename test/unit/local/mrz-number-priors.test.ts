@@ -76,3 +76,20 @@ describe('what a prior never does', () => {
     expect(decode('TD3', probsFor(uto)).lines).toEqual(uto);
   });
 });
+
+describe('a run of letters O in a document number (issue #28, a public specimen study)', () => {
+  it('`K0000000E` read with every zero an O is read with zeros, its zeros left unsure when the glyph model was sure of O', () => {
+    const sgp = td3('SGP', 'K0000000E');
+    const allO = Object.fromEntries(Array.from({ length: 7 }, (_, k) => [`1:${k + 1}`, { O: 0.9, '0': 0.08 }]));
+    const d = decode('TD3', probsFor(sgp, allO));
+    expect(d.lines).toEqual(sgp);
+    expect(minConf(d, 1, 8)).toBeLessThan(0.8);
+  });
+  it('a single O stays a letter; a run that would change the check outcome stays as read', () => {
+    const one = td3('UTO', 'ABCODEF12');
+    expect(decode('TD3', probsFor(one, { '1:3': { O: 0.9, '0': 0.08 } })).lines).toEqual(one);
+    // `OO` in cells weighted 1 and 7: the zeros would change the sum by 192, so the printed check digit decides
+    const two = td3('UTO', 'ABOOC1234');
+    expect(decode('TD3', probsFor(two, { '1:2': { O: 0.9, '0': 0.08 }, '1:3': { O: 0.9, '0': 0.08 } })).lines).toEqual(two);
+  });
+});

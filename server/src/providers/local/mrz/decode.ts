@@ -454,6 +454,28 @@ const NUMBER_PRIORS: NumberPrior[] = [
   { state: 'D<<', code: /^(P|I|ID)/, chars: () => DIGITS + 'CFGHJKLMNPRTVWXYZ<' },
 ];
 
+/**
+ * A run of two letters O or more in a document number is read as zeros: serial numbers repeat the digit, never the
+ * letter (`K0000000E` read `KOOOOOOOE` from a small scan), and a check digit cannot always tell them apart (O is 24,
+ * and 24 times weights that sum to a multiple of 10 changes nothing: that number passed either way). Only where every
+ * cell may hold a 0 and the number's check gives the same outcome with the zeros; the characters' confidences are
+ * then the check's (a classifier sure of its O leaves the zero unsure, never a sure wrong number).
+ */
+function zerosNotOs(lines: string[][], classes: string[][], numberDef: CheckDef): void {
+  const cells = numberDef.field;
+  const before = checkPasses(lines, numberDef);
+  for (let k = 0; k < cells.length; ) {
+    let e = k;
+    while (e < cells.length && lines[cells[e][0]][cells[e][1]] === 'O') e++;
+    if (e - k >= 2 && cells.slice(k, e).every(([l, i]) => classes[l][i].includes('0'))) {
+      const run = cells.slice(k, e);
+      for (const [l, i] of run) lines[l][i] = '0';
+      if (checkPasses(lines, numberDef) !== before) for (const [l, i] of run) lines[l][i] = 'O';
+    }
+    k = Math.max(e, k + 1);
+  }
+}
+
 /** Decode the cells of one hypothesis (probabilities per line per cell) as the given format. */
 export function decode(format: MrzFormat, probs: Float32Array[][]): Decoded {
   const withPrior = decodeWith(format, probs, true);
@@ -579,6 +601,7 @@ function decodeWith(format: MrzFormat, probs: Float32Array[][], usePrior: boolea
   const passedRaw = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const allChecks = [...defs.individual, ...(defs.composite ? [defs.composite] : [])];
   for (const c of allChecks) repairCheck(lines, probs, allowed, classes, c);
+  zerosNotOs(lines, classes, numberDef);
   // the checks that pass in the end (repaired or as read), by the positions they cover (field and digit)
   const checked = new Map<string, number>();
   for (const c of allChecks) {
