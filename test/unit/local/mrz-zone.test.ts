@@ -20,6 +20,11 @@ import { loadPage, renderIdCard } from './support-mrz.ts';
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
 
 describe('MRZ zone finding on rendered cards', () => {
+  it('reads a zone whose lines are printed three and a half cap heights apart (a rendered data page)', async () => {
+    const r = await readMrz(await loadPage(await renderIdCard({ lines: TD3, lineGap: 2.6, margin: 0.1, photo: false })));
+    expect(r?.lines).toEqual(TD3);
+  });
+
   it('reads a zone with a microtext rule between its lines', async () => {
     const r = await readMrz(await loadPage(await renderIdCard({ lines: TD3, microtext: true, margin: 0.1 })));
     expect(r?.lines).toEqual(TD3);

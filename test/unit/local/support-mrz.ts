@@ -38,6 +38,8 @@ export interface CardSpec {
   markBeforeLastLine?: boolean;
   /** false: no photo box (a TD1 zone's three large lines reach up into it at the default size). */
   photo?: boolean;
+  /** Baseline to baseline, in font sizes (1.25 by default; a rendered data page may set its lines much further apart). */
+  lineGap?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function renderIdCard(spec: CardSpec): Promise<Buffer> {
   const fontPx = pitch / 0.6;
   ctx.font = `${fontPx}px DejaVu Sans Mono`;
   ctx.fillStyle = 'rgb(20, 20, 24)';
-  const gap = fontPx * 1.25;
+  const gap = fontPx * (spec.lineGap ?? 1.25);
   const base0 = H - 0.06 * H - gap * (spec.lines.length - 1);
   spec.lines.forEach((line, li) => {
     for (let k = 0; k < line.length; k++) {

@@ -281,7 +281,9 @@ export function bandSets(strip: Strip): Band[][] {
     const gaps: number[] = [];
     for (let i = 1; i < m; i++) {
       const gap = set[i].cy - set[i - 1].cy;
-      if (gap < 1.1 * cap || gap > 3 * cap) return;
+      // up to 4 cap heights apart: a rendered data page may print its lines far apart (a public Russian specimen: 3.5
+      // measured caps of its thin face); a text line between them of this cap still rules the pair out (below)
+      if (gap < 1.1 * cap || gap > 4 * cap) return;
       // both ends within 1.5 cap heights, or one end so and the other within 3 (a mark or a border just beside one
       // line's end joined to its extent; the grids of the lines are reconciled later, see index.ts aligned())
       const dl = Math.abs(set[i].left - set[0].left);
