@@ -101,3 +101,30 @@ describe('a title printed letter-spaced', () => {
     expect(value(lines, 'total_amount')).toBe(550);
   });
 });
+
+describe("a document's decimal separator", () => {
+  it('is not taken from the dots of its dates (`26.12.2024`): a Swedish total in whole kronor', () => {
+    const lines = page([
+      [[0.05, 'Faktura']],
+      [[0.05, 'Fakturanummer Kundnummer Fakturadatum Förfallodag']],
+      [[0.05, '12345 Client_1 26.12.2024 25.01.2025']],
+      [[0.05, 'Arbete 166 h'], [0.6, '600 kr'], [0.8, '99 600 kr']],
+      [[0.6, 'Moms totalt'], [0.8, '24 900 kr']],
+      [[0.6, 'Summa att betala'], [0.8, '124 500 kr']],
+    ]);
+    expect(value(lines, 'total_amount')).toBe(124500);
+  });
+});
+
+describe('a number label in an address', () => {
+  it("takes `Nr. 1023, Maputo` for a house number and reads the number under the header row's `Número:`", () => {
+    const lines = page([
+      [[0.1, 'FATURA']],
+      [[0.33, 'Nr. 1023, Maputo rui@example.com']],
+      [[0.1, 'Número:'], [0.35, 'Data:'], [0.55, 'Vencimento:']],
+      [[0.1, 'FAT309203'], [0.35, '26/11/2025'], [0.55, '26/12/2025']],
+      [[0.6, 'Total a pagar'], [0.8, '1.250,00 MZN']],
+    ]);
+    expect(value(lines, 'invoice_number')).toBe('FAT309203');
+  });
+});

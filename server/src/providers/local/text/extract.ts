@@ -363,9 +363,10 @@ function buildCtx(lines: Line[], language: string | null, country: string | null
   // Decimal separator of the document: amounts written `12,34` vs `12.34`.
   let comma = 0;
   let point = 0;
+  // (A date's dots are no decimal points: `26.12.2024`, `26.12.24`.)
   for (const l of lines) {
     comma += (l.text.match(/\d,\d{2}(?!\d)/g) ?? []).length;
-    point += (l.text.match(/\d\.\d{2}(?!\d)/g) ?? []).length;
+    point += (l.text.match(/(?<!\d\.\d*)\d\.\d{2}(?![\d.])/g) ?? []).length;
   }
   const commaDecimal = comma !== point ? comma > point : language !== 'en';
   const dayFirst = documentDayFirst(lines, language, country);
@@ -873,6 +874,8 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
     if (L.number_weak_exclude.test(line.fold.slice(Math.max(0, hit.start - 24), cell.end))) continue;
     if (line.page !== ctx.lines[0].page) continue;
     const v = valueIn(ctx, 'id', line, hit.end, cellEnd(line, hit.end));
+    // A house number then its town (`Nr. 1023, Maputo`, `Nr 12, 8000 Zürich`): an address, not the document's number.
+    if (v && /^,\s*[\p{L}\d]/u.test(line.text.slice(v.end))) continue;
     if (v) return { value: v.value, confidence: 0.55, line, box: spanBox(line, v.start, v.end), priority: 1 };
     const closes = /^\s*[:\-–]?\s*$/.test(line.text.slice(hit.end, cell.end));
     const below = closes ? lineBelow(ctx, line) : null;
