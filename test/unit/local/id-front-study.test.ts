@@ -115,3 +115,19 @@ describe('titles and marks read glued', () => {
     expect(fields(lines).document_number).toBe('12345678');
   });
 });
+
+describe('an unlabelled document number', () => {
+  it('is never joined across a label (`D123456789 Class D`), nor taken from a numbered field glued to its label', () => {
+    const v = fields([
+      line(0.08, [0.2, 'NEW YORK STATE USA']), line(0.15, [0.3, 'DRIVER LICENSE']),
+      line(0.23, [0.34, 'D123456789 Class D']), line(0.3, [0.34, 'MOTORIST SAMPLE']),
+      line(0.4, [0.35, '2345 ANYWHERE STREET']), line(0.44, [0.35, 'YOUR CITY, NY 12345']),
+    ]);
+    expect(v.document_number).toBe('D123456789');
+    const w = fields([
+      line(0.08, [0.2, 'MINNESOTA']), line(0.15, [0.3, 'DRIVER LICENSE']), line(0.3, [0.34, '15SEXME17150 16HGT54107']),
+      line(0.4, [0.35, '3456 BLOOMINGTON AVE']), line(0.44, [0.35, 'MINNEAPOLIS, MN 55417']),
+    ]);
+    expect(w.document_number).toBeUndefined();
+  });
+});

@@ -552,6 +552,8 @@ function numberIn(words: Word[]): { value: string; words: Word[] } | null {
       const value = raw.replace(/\s*-\s*/g, '-').replace(/ /g, '');
       const digits = value.replace(/\D/g, '').length;
       if (digits < 5 || value.replace(/-/g, '').length > 14 || parseDate(raw, true) || parseDate(raw, false)) continue;
+      // A numbered field's label glued to its value (`15SEXM…`, `16HGT5-08`, `4bEXP…`): another field, not a number.
+      if (/^\d{1,2}[A-D]?(SEX|HGT|HT|WGT|WT|EYES|HAIR|DOB|EXP|ISS|DLN|DL|CLASS|END|RESTR?|DD)/i.test(value)) continue;
       // A word of three letters or more is no part of a number: a name, a state code (`LUX S998527`), a month.
       if (n > 1 && ws.some((w) => /^[A-Z]{3,}$/.test(w.text))) continue;
       // The next field's number (`12345678 3 DOB…`: AAMVA's `3` before its label, cut from it) is no part of this one.
@@ -812,7 +814,15 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   if (want.has('document_number') && !out.document_number) {
     for (const l of lines) {
       if (l === street || /\b[A-Z]{2}\.?\s+\d{5}\b/.test(l.text)) continue;
-      const n = numberIn(l.words.filter((w) => !used.has(w) && !labelWords.has(w) && w.confidence >= 0.05));
+      // The words between those taken or labels: a value is never joined across a label (`D123456789 Class D` is not
+      // `D123456789D`).
+      const runs: Word[][] = [[]];
+      for (const w of l.words) {
+        if (!used.has(w) && !labelWords.has(w) && w.confidence >= 0.05) runs.at(-1)!.push(w);
+        else if (runs.at(-1)!.length > 0) runs.push([]);
+      }
+      const found = runs.map((r) => numberIn(r)).filter((n) => n !== null).sort((a, b) => b.value.length - a.value.length);
+      const n = found[0] ?? null;
       if (n && n.value.replace(/-/g, '').length <= 12 && put('document_number', { ...n, factor: 1 }, l, 0.7)) break;
     }
   }
