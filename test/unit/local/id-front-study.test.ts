@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
-import { classifyIdFront, readIdFrontFields } from '../../../server/src/providers/local/text/id-front.ts';
+import { classifyIdFront, readIdFrontFields, unglueWords } from '../../../server/src/providers/local/text/id-front.ts';
 import type { Box, TextLine } from '../../../server/src/providers/local/types.ts';
 
 /** A line of words laid out left to right at height y (boxes proportional to the text). */
@@ -129,5 +129,20 @@ describe('an unlabelled document number', () => {
       line(0.4, [0.35, '3456 BLOOMINGTON AVE']), line(0.44, [0.35, 'MINNEAPOLIS, MN 55417']),
     ]);
     expect(w.document_number).toBeUndefined();
+  });
+});
+
+describe('labels of a few states', () => {
+  it("cuts PP-OCR's `15Sex:` and `4dLic#` (a numbered label in small letters) from their numbers", () => {
+    const [l] = unglueWords([line(0.4, [0.34, '4dLic# 787878787 15Sex: F'])]);
+    expect(l.words!.map((w) => w.text)).toEqual(['4d', 'Lic#', '787878787', '15', 'Sex:', 'F']);
+  });
+  it("reads Maryland's `Customer identifier` as the licence number, below its label", () => {
+    const v = fields([
+      line(0.07, [0.16, 'MARYLAND']), line(0.14, [0.14, "Driver's License"]),
+      line(0.24, [0.32, 'Customer identifier'], [0.75, '07/07/1985']), line(0.29, [0.32, 'S-000-000-000-000']),
+      line(0.38, [0.32, 'Family name']), line(0.42, [0.32, 'SAMPLE']), line(0.62, [0.32, '123 ANY STREET']), line(0.66, [0.32, 'GLEN BURNIE MD 21062']),
+    ]);
+    expect(v.document_number).toBe('S-000-000-000-000');
   });
 });

@@ -332,7 +332,7 @@ const LABELS: Array<[string, RegExp]> = [
   ['issue_date', /\bdate of issue\b|\bissue ?date\b|\biss\b|\bissued\b|\bdate de delivrance\b|\bdata e leshimit\b|\bfecha de expedicion\b|\bdata de emissao\b|\bausstellungsdatum\b|\bdata di rilascio\b/g],
   ['personal_number', /\bpersonal (no|number)\b|\bnr\.? personal\b/g],
   ['personal_number', /\bn[°º] personnel\b/g],
-  ['document_number', /\b(document|passport|card|id|licen[cs]e) ?(no\b\.?|number\b|n[°º]|#)|\bn[°º] (du|de) (document|passeport|pasaporte|la carte)\b|\bnumero de (documento|pasaporte|passaporte)\b|\bnr\.? leternjoftim\w*|\b(ausweis|pass|karten)nummer\b|\bdln?\b|\bdni\b|\bn[uo]m\w{0,3}r\b|\bnumero\b|\bno\.(?!\p{L})|\bn[°º](?!\p{L})|\bnr\.?(?!\p{L})/gu],
+  ['document_number', /\b(document|passport|card|id|licen[cs]e) ?(no\b\.?|number\b|n[°º]|#)|\bn[°º] (du|de) (document|passeport|pasaporte|la carte)\b|\bnumero de (documento|pasaporte|passaporte)\b|\bnr\.? leternjoftim\w*|\b(ausweis|pass|karten)nummer\b|\bcustomer (identifier|id)\b|\bdln?\b|\bdni\b|\bn[uo]m\w{0,3}r\b|\bnumero\b|\bno\.(?!\p{L})|\bn[°º](?!\p{L})|\bnr\.?(?!\p{L})/gu],
   ['nationality', /\bnationalit\w*|\bnatio\w*lty\b|\bnacionalidad\b|\bnacionalidade\b|\bshtetesi\w*|\bstaatsangehorigkeit\b|\bcittadinanza\b/g],
   ['sex', /\bsex[eo]?\b|\bgender\b|\bgenero\b|\bsexe\b|\bgjinia\b|\bgeschlecht\b|\bsesso\b/g],
   ['first_name', /\bsecondary identifier\b|\bidentifiant secondaire\b|\bgiven ?names?\b|\bfirst ?names?\b|\bforenames?\b|\bprenoms?\b|\bprenume\w*|\bnombres?\b|\bnomes?\b|\bemri\b|\bvorname\w*|\bvoornamen\b|\bimi(e|ona)\b|\bjmeno\b|\bvardas\b|\bfn\b/g],
@@ -876,7 +876,7 @@ function cutWord(t: string, streetLine: boolean): string[] {
   if (city && STATE_ABBRS.has(city[2])) return [`${city[1]},`, city[2], ...(city[3] ? [city[3]] : [])];
   const zip = /^([A-Z]{2})(\d{5}(?:-\d{4})?)$/.exec(t);
   if (zip && STATE_ABBRS.has(zip[1])) return [zip[1], zip[2]];
-  const numbered = /^(\d{1,2}[a-d]?)([.:]?)(\p{Lu}{2}.*)$/u.exec(t);
+  const numbered = /^(\d{1,2}[a-d]?)([.:]?)(\p{Lu}(?:\p{Lu}|\p{Ll}+[:.#]?$).*)$/u.exec(t);
   if (numbered && NUMBERED_KEYS.has(numbered[1].toLowerCase())) return [numbered[1] + numbered[2], ...cutWord(numbered[3], streetLine)];
   for (const re of GLUED_LABELS) {
     const m = re.exec(t);
