@@ -128,3 +128,21 @@ describe('a number label in an address', () => {
     expect(value(lines, 'invoice_number')).toBe('FAT309203');
   });
 });
+
+describe('a Japanese invoice (請求書)', () => {
+  it('is an invoice; its number, date of issue and total with tax are read by their labels', () => {
+    const lines = page([
+      [[0.05, '御請求書（見本）']],
+      [[0.05, '100-1234 東京都港区新橋１−２−３'], [0.7, '請求書番号: 20240210-SAMPLE']],
+      [[0.05, 'hi@example.com'], [0.7, '請求書発行日: 2024/02/10']],
+      [[0.05, '請求先'], [0.7, '概要']],
+      [[0.75, '金額: 500000 JPY']],
+      [[0.75, '消費税 (JCT): 50000 JPY']],
+      [[0.75, '合計 (税込): 550000 JPY']],
+    ]);
+    expect(classifyText(lines).candidates[0].type).toBe('invoice');
+    expect(value(lines, 'invoice_number')).toBe('20240210-SAMPLE');
+    expect(value(lines, 'issue_date')).toBe('2024-02-10');
+    expect(value(lines, 'total_amount')).toBe(550000);
+  });
+});

@@ -94,6 +94,8 @@ const L = {
     'genel toplam', 'odenecek tutar', 'toplam tutar', 'total bayar', 'jumlah (yang )?harus dibayar', 'jumlah tagihan',
     'jumlah besar', 'jumlah perlu dibayar', 'tong cong tien thanh toan', 'tong tien thanh toan', 'tong cong', 'всего к оплате', 'итого к оплате', 'сумма к оплате',
     '价税合计', '合计金额', '应付金额', '总计',
+    // Japanese: `ご請求金額`, `請求金額`, `合計金額`, `合計 (税込)` (the total with consumption tax).
+    'ご請求金額', '請求金額', '合計金額', '合計',
   ],
   total_weak: ['total facture', 'totaalprijs', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
   total_exclude:
@@ -122,6 +124,7 @@ const L = {
     'date de facturation', 'data (di )?emissione', 'rechnungs-datum', 'issued', 'invoicedate',
     'laskun paivamaara', 'laskutuspaivamaara', 'laskutuspaiva', 'fakturadatum', 'fakturadato',
     'fatura tarihi', 'duzenleme tarihi', 'tanggal faktur', 'tarikh invois', 'ngay lap', 'дата счета', 'дата выставления',
+    '請求書発行日', '発行日', '請求日',
   ],
   issue_date_weak: ['date', 'fecha', 'datum', 'data', 'dated', 'paivamaara', 'pvm', 'dato', '日期', 'tarih', 'tanggal', 'tarikh', 'дата'],
   date_exclude:
@@ -142,7 +145,7 @@ const L = {
     'rechnungsnummer', 'rechnungs-? ?(nr\\.?|nummer)', 'rechnung (nr\\.?|nummer)', 'handelsrechnung( nr\\.?)?', 'gutschrift( nr\\.?)?',
     're\\.? ?-? ?nr\\.?', 'rg\\.? ?-? ?nr\\.?', 'beleg ?-? ?(nr\\.?|nummer)', 'factura (numero|nro\\.?|num\\.?)',
     'n[°o.]{0,3} ?(da|de) fatura', 'nota fiscal( (eletronica|de servicos?))?( n[°o.]{0,3})?', 'nf-?e( n[°o.]{0,3})?', 'nfs-?e( n[°o.]{0,3})?',
-    'folio( fiscal)?', 'doc\\.? ?(no\\.?|n[°o]|nr\\.?|#)', '发票号码', '发票号', '票据号码',
+    'folio( fiscal)?', 'doc\\.? ?(no\\.?|n[°o]|nr\\.?|#)', '发票号码', '发票号', '票据号码', '請求書番号', '請求番号',
     'credit note( no\\.?)?', 'numero de (la )?facture', 'n[°o] de facture',
     'facture n[°o]?', 'numero de factura', 'n[°o.]? ?(de )?factura', 'factura n[°o.]?', 'num\\.? factura', 'fattura n[°o.]?',
     'numero (della )?fattura', 'fatura n[°o.]?', 'numero da fatura', 'bill no\\.?', 'bill number', 'receipt (no\\.?|number)',
