@@ -146,3 +146,18 @@ describe('a Japanese invoice (請求書)', () => {
     expect(value(lines, 'total_amount')).toBe(550000);
   });
 });
+
+describe("an items table's Date column", () => {
+  it("gives no issue date: the invoice's own date, unlabelled at the top, is read", () => {
+    const lines = page([
+      [[0.12, 'LARC'], [0.3, 'I N V O I C E #1']],
+      [[0.73, 'May 7, 2020']],
+      [[0.14, 'Client Some Client'], [0.6, 'Payable To Lowland Research']],
+      [[0.2, 'due May 15, 2020']],
+      [[0.12, 'Date'], [0.25, 'Project Description'], [0.6, 'Hours'], [0.7, 'Rate'], [0.85, 'Amount']],
+      [[0.1, '2020/04/01'], [0.25, 'Some individual activity'], [0.6, '1'], [0.7, '$50'], [0.85, '$50.00']],
+      [[0.78, 'Total $550.00']],
+    ]);
+    expect(value(lines, 'issue_date')).toBe('2020-05-07');
+  });
+});

@@ -642,8 +642,9 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
       const b = beside ? valueIn(ctx, kind, beside, 0, kind === 'id' ? cellEnd(beside, 0) : segmentEnd(beside, 0, ctx.dates[beside.index])) : null;
       if (beside && b && /^[\s:#.\-–|]*$/.test(beside.text.slice(0, b.start))) return { value: b.value, confidence: 0.75, line: beside, box: spanBox(beside, b.start, b.end), priority };
     }
-    // Below a table's header row (`Description Qty Price Tax Amount`) sits an item, not the label's value.
-    const header = kind === 'amount' && TABLE_HEADER.test(line.fold);
+    // Below a table's header row (`Description Qty Price Tax Amount`, `Date Project Description Hours Rate Amount`)
+    // sits an item, not the label's value: an item's amount, or the date of an item.
+    const header = (kind === 'amount' || kind === 'date') && TABLE_HEADER.test(line.fold);
     const below = ((kind === 'text' || kind === 'amount') && !closes) || header ? null : lineBelow(ctx, line);
     if (below) {
       const span = alignedSpan(below, spanBox(line, hit.start, hit.end), kind);
