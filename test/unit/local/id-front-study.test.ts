@@ -146,3 +146,12 @@ describe('labels of a few states', () => {
     expect(v.document_number).toBe('S-000-000-000-000');
   });
 });
+
+describe('titles read glued by PP-OCR', () => {
+  it('types a licence, a green card and a passport card whose titles lost their spaces', () => {
+    const base = [line(0.5, [0.35, '123 MAIN STREET']), line(0.55, [0.35, 'TALLAHASSEE, FL 32317'])];
+    expect(classifyIdFront([line(0.06, [0.36, 'Florida']), line(0.17, [0.39, 'DRIVERLICENSECLASSE']), ...base])).toMatchObject({ type: 'us_drivers_license', region: { value: 'FL' } });
+    expect(classifyIdFront([line(0.06, [0.1, 'UNITEDSTATESOFAMERICA']), line(0.12, [0.1, 'PERMANENTRESIDENT']), line(0.3, [0.4, 'USCIS# 000-000-000'])])).toMatchObject({ type: 'us_permanent_resident_card' });
+    expect(classifyIdFront([line(0.06, [0.1, 'UNITEDSTATESOFAMERICA']), line(0.12, [0.1, 'PASSPORTCARD']), line(0.3, [0.4, 'C03005988'])])).toMatchObject({ type: 'us_passport_card' });
+  });
+});

@@ -75,12 +75,14 @@ type Kind = 'driving' | 'state_id' | 'passport_card' | 'permanent_resident' | 'i
 
 /** Printed titles of cards (folded, `foldPhrase`), beside the catalogue's own keywords of each kind's types. */
 const TITLES: Record<Kind, RegExp> = {
-  driving: /\b(driver'?s?|drivers|driving|commercial driver|chauffeur)\s+licen[cs]e\b|\b(learner|instruction)'?s? permit\b|\bpermis de conduire\b|\blicencia de (conducir|conduccion|manejo)\b|\bpermiso de conduc\w*|\bcarta de conducao\b|\bcarteira (nacional )?de habilitacao\b|\bfuhrerschein\b|\bpatente di guida\b|\brijbewijs\b/,
-  state_id: /identification card\b|\bnon-? ?driver|\bstate id\b|\bid card\b(?=.*\b(state|dmv|real id)\b)/,
-  passport_card: /\bpassport card\b|\bcarte passeport\b/,
-  permanent_resident: /\bpermanent resident\b|\bresident since\b|\bgreen card\b|\bi-551\b/,
-  id_card: /\bidentity card\b|\bcarte (nationale )?d'? ?identite\b|\bdocumento (nacional )?de identidad\b|\bcartao de cidadao\b|\bcarta d'? ?identita\b|\bpersonalausweis\b|\bidentiteitskaart\b|\bidentity document\b|\bnational id\b|\bleternjoftim\b|\bdowod osobisty\b|\bcarte d'identite\b|\bcedula de (identidad|ciudadania)\b/,
-  residence: /\bresidence (permit|card)\b|\btitre de sejour\b|\bpermiso de residencia\b|\btarjeta de (identidad de )?extranjero\b|\bautorizacao de residencia\b|\baufenthaltstitel\b|\bpermesso di soggiorno\b/,
+  // The space between a title's words optional, and no word boundary around the title's core: PP-OCR reads a card's
+  // title glued (`DRIVERLICENSECLASSE`, `UNITEDSTATESPERMANENTRESIDENT`, `NONDRIVERIDENTIFICATION CARD`).
+  driving: /(driver'?s?|drivers|driving|commercial ?driver|chauffeur) ?licen[cs]e|\b(learner|instruction)'?s? permit\b|\bpermis de conduire\b|\blicencia de (conducir|conduccion|manejo)\b|\bpermiso de conduc\w*|\bcarta de conducao\b|\bcarteira (nacional )?de habilitacao\b|fuhrerschein|\bpatente di guida\b|rijbewijs/,
+  state_id: /identification ?card|\bnon-? ?driver|\bstate id\b|\bid card\b(?=.*\b(state|dmv|real id)\b)/,
+  passport_card: /passport ?card|\bcarte passeport\b/,
+  permanent_resident: /permanent ?resident|\bresident since\b|\bgreen card\b|\bi-551\b/,
+  id_card: /identity ?card|\bcarte (nationale )?d'? ?identite\b|cartenationaled'?identite|\bdocumento (nacional )?de identidad\b|\bcartao de cidadao\b|\bcarta d'? ?identita\b|personalausweis|identiteitskaart|\bidentity document\b|\bnational id\b|\bleternjoftim\b|\bdowod osobisty\b|\bcarte d'identite\b|\bcedula de (identidad|ciudadania)\b/,
+  residence: /residence ?(permit|card)|\btitre de sejour\b|\bpermiso de residencia\b|\btarjeta de (identidad de )?extranjero\b|\bautorizacao de residencia\b|aufenthaltstitel|\bpermesso di soggiorno\b/,
 };
 
 /** Catalogue categories of each kind and which of the country's types are that kind (by the type's own name). */
@@ -256,7 +258,7 @@ function gatherEvidence(lines: Line[]): Evidence {
       break;
     }
   }
-  if (/\bunited states( of america)?\b/.test(all)) usScore = 1;
+  if (/\bunited ?states( ?of ?america)?/.test(all)) usScore = 1;
   else if (/\busa\b/.test(all)) usScore = Math.max(usScore, 0.9);
   const usLabels = new Set(lines.flatMap((l) => l.words.map((w) => foldPhrase(w.text).replace(/[^a-z]/g, '')).filter((w) => US_LABELS.test(w))));
   if (usLabels.size >= 3) usScore = Math.max(usScore, 0.4);
