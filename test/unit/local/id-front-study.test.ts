@@ -153,5 +153,7 @@ describe('titles read glued by PP-OCR', () => {
     expect(classifyIdFront([line(0.06, [0.36, 'Florida']), line(0.17, [0.39, 'DRIVERLICENSECLASSE']), ...base])).toMatchObject({ type: 'us_drivers_license', region: { value: 'FL' } });
     expect(classifyIdFront([line(0.06, [0.1, 'UNITEDSTATESOFAMERICA']), line(0.12, [0.1, 'PERMANENTRESIDENT']), line(0.3, [0.4, 'USCIS# 000-000-000'])])).toMatchObject({ type: 'us_permanent_resident_card' });
     expect(classifyIdFront([line(0.06, [0.1, 'UNITEDSTATESOFAMERICA']), line(0.12, [0.1, 'PASSPORTCARD']), line(0.3, [0.4, 'C03005988'])])).toMatchObject({ type: 'us_passport_card' });
+    // Indiana's title: an `OPERATOR LICENSE`
+    expect(classifyIdFront([line(0.05, [0.1, 'INDIANA OPERATOR LICENSE']), ...base.slice(0, 1), line(0.55, [0.35, 'INDIANAPOLIS, IN 46204'])])).toMatchObject({ type: 'us_drivers_license', region: { value: 'IN' } });
   });
 });

@@ -77,7 +77,7 @@ type Kind = 'driving' | 'state_id' | 'passport_card' | 'permanent_resident' | 'i
 const TITLES: Record<Kind, RegExp> = {
   // The space between a title's words optional, and no word boundary around the title's core: PP-OCR reads a card's
   // title glued (`DRIVERLICENSECLASSE`, `UNITEDSTATESPERMANENTRESIDENT`, `NONDRIVERIDENTIFICATION CARD`).
-  driving: /(driver'?s?|drivers|driving|commercial ?driver|chauffeur) ?licen[cs]e|\b(learner|instruction)'?s? permit\b|\bpermis de conduire\b|\blicencia de (conducir|conduccion|manejo)\b|\bpermiso de conduc\w*|\bcarta de conducao\b|\bcarteira (nacional )?de habilitacao\b|fuhrerschein|\bpatente di guida\b|rijbewijs/,
+  driving: /(driver'?s?|drivers|driving|commercial ?driver|chauffeur|operator'?s?) ?licen[cs]e|\b(learner|instruction)'?s? permit\b|\bpermis de conduire\b|\blicencia de (conducir|conduccion|manejo)\b|\bpermiso de conduc\w*|\bcarta de conducao\b|\bcarteira (nacional )?de habilitacao\b|fuhrerschein|\bpatente di guida\b|rijbewijs/,
   state_id: /identification ?card|\bnon-? ?driver|\bstate id\b|\bid card\b(?=.*\b(state|dmv|real id)\b)/,
   passport_card: /passport ?card|\bcarte passeport\b/,
   permanent_resident: /permanent ?resident|\bresident since\b|\bgreen card\b|\bi-551\b/,
