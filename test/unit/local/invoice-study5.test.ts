@@ -161,3 +161,18 @@ describe("an items table's Date column", () => {
     expect(value(lines, 'issue_date')).toBe('2020-05-07');
   });
 });
+
+describe('a currency code glued to its amount', () => {
+  it('reads `Total: MAD20000.0` as a total of 20000', () => {
+    const lines = page([
+      [[0.16, 'Facture Reference: REF-1736996951745']],
+      [[0.16, 'Client: Exemple SARL']],
+      [[0.16, 'Total: MAD20000.0']],
+    ]);
+    expect(value(lines, 'total_amount')).toBe(20000);
+    expect(prepareLines(lines)[2].text).toBe('Total: MAD 20000.0');
+  });
+  it('leaves a currency-like code before a number with no separator whole (`PEN2024001`, a reference)', () => {
+    expect(prepareLines(page([[[0.1, 'Ref PEN2024001 EUR12']]]))[0].text).toBe('Ref PEN2024001 EUR12');
+  });
+});

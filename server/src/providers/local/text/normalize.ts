@@ -141,13 +141,19 @@ function letterSpaced<W extends { text: string; bbox: Box; confidence: number }>
   return out;
 }
 
+/** ISO 4217 currency codes (the runtime's own list: nothing is fetched). */
+const ISO_CURRENCIES = new Set<string>(Intl.supportedValuesOf('currency'));
+
 /**
  * A word of letters glued to an amount by OCR (`CASH242.00`, `TOTAL$12.50`; PP-OCR drops a narrow gap): the label
  * and the amount as two words, the box shared out by characters. Only an amount with two decimals after three
  * letters or more, so that codes (`A0000000031010`, `SR12`) stay whole.
  */
 function partedAmount(word: string, bbox: Box): Array<[string, Box]> {
-  const m = /^(\p{L}{3,})([$€£]?\d{1,6}[.,]\d{2})$/u.exec(word);
+  // An ISO 4217 code printed glued to its amount (`MAD20000.0`, `KES188,500.00`): the code and the amount. Only an
+  // amount with its separators (`PEN2024001`, a reference, stays whole).
+  const coded = /^([A-Z]{3})(\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{1,2})?|\d+[.,]\d{1,2})$/.exec(word);
+  const m = coded && ISO_CURRENCIES.has(coded[1]) ? coded : /^(\p{L}{3,})([$€£]?\d{1,6}[.,]\d{2})$/u.exec(word);
   if (!m) return [[word, bbox]];
   const cut = bbox[0] + ((bbox[2] - bbox[0]) * m[1].length) / word.length;
   return [[m[1], [bbox[0], bbox[1], cut, bbox[3]]], [m[2], [cut, bbox[1], bbox[2], bbox[3]]]];
