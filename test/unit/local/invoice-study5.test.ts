@@ -176,3 +176,26 @@ describe('a currency code glued to its amount', () => {
     expect(prepareLines(page([[[0.1, 'Ref PEN2024001 EUR12']]]))[0].text).toBe('Ref PEN2024001 EUR12');
   });
 });
+
+describe("a Guatemalan FEL invoice (Documento Tributario Electrónico)", () => {
+  it('is an invoice; its date is the emission date and time, its total the last amount of `Totales`', () => {
+    const lines = page([
+      [[0.84, 'Régimen FEL']],
+      [[0.44, 'FACTURA']],
+      [[0.69, 'Documento Tributario Electrónico']],
+      [[0.06, 'Emisor'], [0.6, 'Serie: 36fd6556dsf8dsf645']],
+      [[0.06, 'INTELAF S.A.'], [0.6, 'Número: 3366445588']],
+      [[0.56, 'Número de Autorización: 25B2A7F5-E9E8-503E-9EEA-']],
+      [[0.06, 'Telefono: 11223344'], [0.5, 'Fecha y hora emisión: 01/01/2024 20:20:20']],
+      [[0.06, 'www.example.com'], [0.5, 'Fecha y hora certificación: 01/01/2024 20:20:20']],
+      [[0.06, 'Receptor']],
+      [[0.06, 'NIT: 12345678-9']],
+      [[0.07, 'No Cantidad Descripción'], [0.55, 'IVA (Q)'], [0.7, 'Descuento (Q)'], [0.85, 'Total (Q)']],
+      [[0.07, '1 2 Portátil 15.6'], [0.55, '954.0'], [0.85, '12680']],
+      [[0.32, 'Totales'], [0.55, '954.00'], [0.85, '12680.00']],
+    ]);
+    expect(classifyText(lines).candidates[0].type).toMatch(/invoice/);
+    expect(value(lines, 'issue_date')).toBe('2024-01-01');
+    expect(value(lines, 'total_amount')).toBe(12680);
+  });
+});

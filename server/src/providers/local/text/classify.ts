@@ -71,6 +71,10 @@ const EXTRA_INVOICE_PHRASES = [
   'счет-фактура', 'счет на оплату', 'итого к оплате', 'всего к оплате', 'ндс', 'инн', 'кпп', 'поставщик', 'покупатель',
   // Chinese VAT invoices (fapiao): invoice, invoice number, date of issue, total with tax, seller, buyer.
   '发票', '增值税', '发票号码', '开票日期', '价税合计', '销售方', '购买方',
+  // Latin American electronic invoices (Guatemala's FEL, Chile's and Peru's DTE, Mexico's CFDI, Colombia's factura
+  // electrónica): the tax document's own name, its authorisation number, issue date and time, issuer and receiver.
+  'documento tributario electronico', 'factura electronica', 'regimen fel', 'numero de autorizacion', 'fecha y hora emision',
+  'fecha y hora de emision', 'datos del certificador', 'comprobante fiscal digital', 'folio fiscal',
   // Japanese invoices (請求書): invoice, its number and date of issue, consumption tax, the amount billed.
   '請求書', '請求書番号', '請求書発行日', '請求日', '消費税', '請求金額', 'ご請求金額',
 ];

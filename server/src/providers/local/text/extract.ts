@@ -97,7 +97,7 @@ const L = {
     // Japanese: `ご請求金額`, `請求金額`, `合計金額`, `合計 (税込)` (the total with consumption tax).
     'ご請求金額', '請求金額', '合計金額', '合計',
   ],
-  total_weak: ['total facture', 'totaalprijs', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
+  total_weak: ['total facture', 'totaalprijs', 'totales', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*(a\s*pa(yer|gare)|(amount\s*)?payable))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\b(tax|vat|tva|iva|btw|mwst|ust|gst) ?total|\bbase\b|\bqty\b|quantity)/,
   base: [
@@ -121,7 +121,7 @@ const L = {
     'data (della )?fattura', 'data de emissao', 'data da fatura', 'data emissao', 'issue date', 'date of issue', 'date issued',
     'issued on', 'billing date', 'invoice dt', 'beleg-?datum', 'data wystawienia', 'data faktury', 'datum vystaveni', 'data do documento',
     'data documento', 'fecha de factura', 'fecha expedicion', 'ausstellungsdatum', 'datum der rechnung', 'issuing date', 'date of invoice', '开票日期', '发票日期',
-    'date de facturation', 'data (di )?emissione', 'rechnungs-datum', 'issued', 'invoicedate',
+    'date de facturation', 'data (di )?emissione', 'rechnungs-datum', 'issued', 'invoicedate', 'fecha y hora (de )?emision',
     'laskun paivamaara', 'laskutuspaivamaara', 'laskutuspaiva', 'fakturadatum', 'fakturadato',
     'fatura tarihi', 'duzenleme tarihi', 'tanggal faktur', 'tarikh invois', 'ngay lap', 'дата счета', 'дата выставления',
     '請求書発行日', '発行日', '請求日',
