@@ -51,6 +51,10 @@ describe("AAMVA's numbered name lines without a label word", () => {
     const v = fields(licence([line(0.3, [0.35, '1. SAMPLE']), line(0.35, [0.35, '2 JANICE'])]));
     expect(v).toMatchObject({ last_name: 'SAMPLE', first_name: 'JANICE' });
   });
+  it('reads the given names first when the card prints them so (`2 IMA GEORGIA` over `1 SAMPLE`), not a line above', () => {
+    const v = fields(licence([line(0.25, [0.5, 'TRANSPORTATION']), line(0.3, [0.35, '2IMA GEORGIA']), line(0.35, [0.35, '1SAMPLE'])]));
+    expect(v).toMatchObject({ last_name: 'SAMPLE', first_name: 'IMA GEORGIA' });
+  });
   it('takes no `2` line that is no name (`2 400 LBS`), nor a name line far above it', () => {
     const v = fields(licence([line(0.3, [0.35, '2 400 LBS'])]));
     expect(v.first_name).toBeUndefined();

@@ -702,7 +702,17 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
       const h = l2.bbox[3] - l2.bbox[1];
       const above = lines.filter((o) => o !== l2 && o.page === l2.page && o.bbox[3] <= l2.bbox[1] + h * 0.6 && o.bbox[3] > l2.bbox[1] - h * 1.6);
       let family: Word[] | null = null;
-      for (const l1 of above.reverse()) {
+      // A `1` line just below the `2` line (Georgia prints the given names first: `2 IMA GEORGIA` over `1 SAMPLE`).
+      const below = lines.filter((o) => o !== l2 && o.page === l2.page && o.bbox[1] >= l2.bbox[3] - h * 0.6 && o.bbox[1] < l2.bbox[3] + h * 1.6);
+      for (const l1 of below) {
+        const one = numbered(l1, '1');
+        if (one && Math.abs(one.x0 - given.x0) < h * 2.5 && !one.words.some((w) => labelWords.has(w) || used.has(w))) {
+          family = one.words;
+          put('last_name', { value: cleanName(one.words), words: one.words, factor: 0.9 }, l1, 1);
+          break;
+        }
+      }
+      for (const l1 of family ? [] : above.reverse()) {
         // The family name already read from that line by its label (`1. SAMPLE`, the `1.` a label with its dot).
         if (out.last_name && l1.words.some((w) => used.has(w))) {
           family = [];
