@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
 import { classifyIdFront, parseDate, readIdFrontFields, stateOfZip } from '../../../server/src/providers/local/text/id-front.ts';
 import type { Box, TextLine } from '../../../server/src/providers/local/types.ts';
+import { line } from './support-text.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/id-fronts');
 const ocr = (name: string): TextLine[] => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')).lines;
@@ -105,19 +106,6 @@ describe('ID fronts read from their OCR (tune files)', () => {
     }
   });
 });
-
-/** A line of words laid out left to right at height y (boxes proportional to the text). */
-function line(y: number, ...cells: Array<[number, string]>): TextLine {
-  const words = cells.flatMap(([x, text]) => {
-    let at = x;
-    return text.split(' ').map((w) => {
-      const bbox: Box = [at, y, at + w.length * 0.012, y + 0.03];
-      at += w.length * 0.012 + 0.01;
-      return { text: w, bbox, confidence: 0.9 };
-    });
-  });
-  return { page: 1, text: words.map((w) => w.text).join(' '), bbox: [words[0].bbox[0], y, words.at(-1)!.bbox[2], y + 0.03], confidence: 0.9, words };
-}
 
 describe('the rules', () => {
   it('US titles and states: a state id, a passport card, a green card; a state named in full', () => {

@@ -354,6 +354,12 @@ const LABELS: Array<[string, RegExp]> = [
  */
 const NUMBERED_EU: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '5': 'document_number', '8': 'address' };
 const NUMBERED_US: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '4d': 'document_number', '5': 'other', '8': 'address', '15': 'sex' };
+/** AAMVA's name keys as a word's start: the key alone or glued to its name (`1`, `1SAMPLE`, `2.DEREK`), and the key to strip. */
+const US_NAME_KEYS = Object.fromEntries(
+  Object.entries(NUMBERED_US)
+    .filter(([, field]) => field === 'last_name' || field === 'first_name')
+    .map(([key, field]) => [field, { word: new RegExp(`^${key}[.:]?(\\p{Lu}[\\p{Lu}'-]+)?$`, 'u'), key: new RegExp(`^${key}[.:]?`) }]),
+) as Record<'last_name' | 'first_name', { word: RegExp; key: RegExp }>;
 
 function numberedLabels(lines: Line[], us: boolean, taken: Set<Word>): Label[] {
   const map = us ? NUMBERED_US : NUMBERED_EU;
@@ -680,11 +686,12 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   // `2DEREK THOMAS`, or the `1` lost). The `2` line's names are the given names; the line just above it, starting at
   // the same left edge and all name words (its `1` optional), the family name.
   if (opts.country === 'USA' && want.has('first_name') && !out.first_name) {
-    const numbered = (l: Line, key: string): { words: Word[]; x0: number } | null => {
-      const i = l.words.findIndex((w) => new RegExp(`^${key}[.:]?(\\p{Lu}[\\p{Lu}'-]+)?$`, 'u').test(w.text) && !labelWords.has(w) && !used.has(w));
+    const numbered = (l: Line, field: 'last_name' | 'first_name'): { words: Word[]; x0: number } | null => {
+      const keys = US_NAME_KEYS[field];
+      const i = l.words.findIndex((w) => keys.word.test(w.text) && !labelWords.has(w) && !used.has(w));
       if (i < 0) return null;
       const w = l.words[i];
-      const glued = w.text.replace(new RegExp(`^${key}[.:]?`), '');
+      const glued = w.text.replace(keys.key, '');
       const share = (w.bbox[2] - w.bbox[0]) / w.text.length;
       const head: Word[] = glued ? [{ ...w, text: glued, bbox: [w.bbox[2] - share * glued.length, w.bbox[1], w.bbox[2], w.bbox[3]] }] : [];
       // The number alone in its cell (a wide gap after it): the name is the next cell.
@@ -697,7 +704,7 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
       return { words: names, x0: w.bbox[0] };
     };
     for (const l2 of lines) {
-      const given = numbered(l2, '2');
+      const given = numbered(l2, 'first_name');
       if (!given) continue;
       const h = l2.bbox[3] - l2.bbox[1];
       const above = lines.filter((o) => o !== l2 && o.page === l2.page && o.bbox[3] <= l2.bbox[1] + h * 0.6 && o.bbox[3] > l2.bbox[1] - h * 1.6);
@@ -705,7 +712,7 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
       // A `1` line just below the `2` line (Georgia prints the given names first: `2 IMA GEORGIA` over `1 SAMPLE`).
       const below = lines.filter((o) => o !== l2 && o.page === l2.page && o.bbox[1] >= l2.bbox[3] - h * 0.6 && o.bbox[1] < l2.bbox[3] + h * 1.6);
       for (const l1 of below) {
-        const one = numbered(l1, '1');
+        const one = numbered(l1, 'last_name');
         if (one && Math.abs(one.x0 - given.x0) < h * 2.5 && !one.words.some((w) => labelWords.has(w) || used.has(w))) {
           family = one.words;
           put('last_name', { value: cleanName(one.words), words: one.words, factor: 0.9 }, l1, 1);
@@ -718,7 +725,7 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
           family = [];
           break;
         }
-        const one = numbered(l1, '1');
+        const one = numbered(l1, 'last_name');
         const ws = one?.words ?? nameWords(l1.words.filter((w) => Math.abs(w.bbox[0] - given.x0) < h * 1.5 || w.bbox[0] > given.x0));
         if (ws.length > 0 && (one || Math.abs(ws[0].bbox[0] - given.x0) < h * 2.5) && !ws.some((w) => labelWords.has(w) || used.has(w))) {
           family = ws;
