@@ -14,7 +14,7 @@ describe.each(DATABASES)('synchronous analyses under polling workers on %s', (ki
   let app: TestApp;
   const workers: Worker[] = [];
   beforeAll(async () => {
-    app = await startTestApp(kind, { logLevel: 'error' });
+    app = await startTestApp(kind, { logLevel: 'warn' });
     // Two eager workers, as two other processes would be.
     for (let i = 0; i < 2; i++) workers.push(startWorker(app.services, { pollMs: 1 }));
   });
