@@ -42,7 +42,8 @@ const TILL_CUES: Array<[RegExp, number]> = [
   [/(?<![\p{L}])(tip|gratuity|propina|pourboire|trinkgeld)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(cashier|kasse|kassierer|caja|cajero|caisse|caissier|cassa|cassiere|operator|operatore|served by|counter|terminal|pos|till|table|pax|guests?|mesa|tisch)(?![\p{L}])/u, 1],
-  [/(thank\s*you|thanks|danke|vielen dank|gracias|merci|obrigad[oa]|grazie|come again|welcome back|see you)/u, 1],
+  // Whole words: `merci` is also the middle of `comercio` (a Latin American invoice's `Comercio al por menor`).
+  [/(?<![\p{L}])(thank\s*you|thanks|danke|vielen dank|gracias|merci|obrigad[oa]|grazie|come again|welcome back|see you)/u, 1],
   // `Due on receipt`, `payable upon receipt of`: an invoice's payment terms, not a receipt's title.
   [/(?<![\p{L}])(?<!(?:up)?on\s+)(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|kassabon|paragon\s*fiskalny|kvitto|kvittering|uctenka|kuitti|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(qty|item\(s\)|items?|pcs|stk)(?![\p{L}])/u, 0.5],
@@ -59,6 +60,12 @@ const NOT_TILL_CUES: Array<[RegExp, number]> = [
   // print `Factura N°` (a Spanish `Factura simplificada Nº` is not matched: the qualifier is not in the list).
   [/(?<![\p{L}])(facture|factura|fattura|fatura|factuur|faktura|\p{L}*rechnung)(\s+(vat|fiscala|fiscal|proforma))?\s*(nr\.?|n[°oº]|no\.|numero|nummer|#)(?![\p{L}])/u, 1.5],
   [/(due\s*date|payment\s*terms|zahlbar\s*bis|zahlungsziel|zahlungsbedingungen|vencimiento|terminos\s*de\s*pago|condiciones\s*de\s*pago|conditions\s*de\s*(paiement|reglement)|echeance|vervaldatum|termin\s*platnosci|scadenza|terms\s*(&|and)\s*conditions|net\s*\d\d\s*days)/u, 1.5],
+  // Nordic invoices: the due date and the payment terms (`Förfallodatum`, `Betalningsvillkor`, `Dröjsmålsränta`: the
+  // interest on late payment; Danish and Norwegian `Forfaldsdato`, `Betalingsbetingelser`; Finnish `Eräpäivä`, `Maksuehdot`).
+  // (The Swedish `till`, a preposition, is a till's word in English: these words weigh against it.)
+  [/(?<![\p{L}])(forfallodatum|forfallodag|betalningsvillkor|drojsmalsranta|forfaldsdato|forfallsdato|betalingsbetingelser|erapaiva|maksuehdot|viivastyskorko)(?![\p{L}])/u, 1.5],
+  // The Nordic billing address heading (`Fakturaadress`, `Fakturaadresse`, `Laskutusosoite`): a customer block.
+  [/(?<![\p{L}])(fakturaadress|fakturaadresse|faktureringsadress|laskutusosoite)(?![\p{L}])/u, 2],
   // A party's heading on a line of its own (or two side by side): `Cobrar a`, `Recipient  Biller`, `Sprzedawca  Nabywca`.
   [/^\s*(cobrar\s*a|envie\s*a|enviar\s*a|nabywca|sprzedawca|recipient|biller|destinatario|destinataire|emetteur|adquirente|leistungsempfanger|intestatario)(\s*:)?(\s+\p{L}+(\s*:)?)?\s*$/mu, 1.5],
   [/(?<![\p{L}])(iban|swift|bic)(?![\p{L}])/u, 1.5],

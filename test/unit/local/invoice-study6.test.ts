@@ -1,0 +1,48 @@
+/**
+ * Rules learnt from the sixth study set of invoices outside the development set (issue #28, session 23; list in
+ * bench/results/invoices-receipts.md): Swedish, Dutch, Dominican and Latin American invoices, e-invoice renderings,
+ * and the misses the fifth set had left (a currency code glued to a total's label, a number label inside a
+ * letterhead's cell, a seller's reference column, a customer's VAT id above the seller's footer, Japan's
+ * registration number). Synthetic layouts, hand-built with word boxes.
+ */
+import { describe, expect, it } from 'vitest';
+import { prepareLines } from '../../../server/src/providers/local/text/normalize.ts';
+import { isTill, tillLayout } from '../../../server/src/providers/local/text/receipt.ts';
+import { page } from './support-text.ts';
+
+describe('a till layout is not claimed by an invoice', () => {
+  it("does not take a Swedish invoice for a till (its `till` is a preposition; due date, terms and billing address say invoice)", () => {
+    const lines = page([
+      [[0.05, 'Övningsbolaget AB'], [0.7, 'Faktura']],
+      [[0.55, 'Fakt nr / Kundnr'], [0.75, 'Fakturadatum']],
+      [[0.55, '200045 103'], [0.75, '2009-07-03']],
+      [[0.05, 'Fakturaadress']],
+      [[0.05, 'Karl Svensson']],
+      [[0.05, 'Vädervägen 33']],
+      [[0.05, 'Betalningsvillkor 10 dagar netto'], [0.55, 'Förfallodatum 2009-07-13']],
+      [[0.05, 'Leveranssätt Post'], [0.55, 'Dröjsmålsränta 9,50 %']],
+      [[0.05, '120 Utfört målarbete 15 Timmar'], [0.6, '350,00'], [0.8, '5 250,00']],
+      [[0.05, '121 Målarfärg 10 L'], [0.6, '1 569,00'], [0.8, '15 690,00']],
+      [[0.05, 'Mervärdesskatt ingår'], [0.5, 'Fakturans totala belopp'], [0.8, '20 965,00']],
+      [[0.5, 'Avgår skattereduktion'], [0.8, '2 625,00']],
+      [[0.5, 'ATT BETALA'], [0.8, '18 340,00']],
+      [[0.05, 'För att vi ska kunna göra ansökan till Skatteverket, ska du betala 18340,00 kr.']],
+      [[0.05, 'Adress'], [0.3, 'Telefon'], [0.5, 'PlusGiro'], [0.7, 'Internet']],
+    ]);
+    expect(isTill(tillLayout(prepareLines(lines)))).toBe(false);
+  });
+  it('does not count `merci` inside `comercio` as a till\'s thanks', () => {
+    const lines = prepareLines(page([
+      [[0.05, 'ALDO SOSA'], [0.6, 'RUC: 4849678-2']],
+      [[0.05, 'COMERCIO AL POR MENOR'], [0.6, 'Factura electrónica']],
+      [[0.05, 'Fecha y Hora de Emisión: 2026-03-05T11:34:25'], [0.6, 'Condición de Venta: Contado']],
+      [[0.05, 'Código Descripción Cantidad Precio']],
+      [[0.05, '001 Servicio profesionales 8.00 195.000 1.560.000']],
+      [[0.05, 'Total Operación: 1.560.000']],
+      [[0.05, 'Total IVA: 141.818']],
+    ]));
+    const withThanks = prepareLines(page([...lines.map((l) => [[l.bbox[0], l.text]] as Array<[number, string]>), [[0.05, 'Merci de votre visite']]]));
+    expect(tillLayout(withThanks).score - tillLayout(lines).score).toBe(1);
+  });
+});
+
