@@ -6,9 +6,14 @@
  * registration number). Synthetic layouts, hand-built with word boxes.
  */
 import { describe, expect, it } from 'vitest';
+import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
 import { prepareLines } from '../../../server/src/providers/local/text/normalize.ts';
 import { isTill, tillLayout } from '../../../server/src/providers/local/text/receipt.ts';
 import { page } from './support-text.ts';
+
+const invoice = getEntry('invoice')!;
+const value = (lines: ReturnType<typeof page>, name: string) => extractFields(invoice, lines, [])[name]?.value ?? null;
 
 describe('a till layout is not claimed by an invoice', () => {
   it("does not take a Swedish invoice for a till (its `till` is a preposition; due date, terms and billing address say invoice)", () => {
@@ -43,6 +48,73 @@ describe('a till layout is not claimed by an invoice', () => {
     ]));
     const withThanks = prepareLines(page([...lines.map((l) => [[l.bbox[0], l.text]] as Array<[number, string]>), [[0.05, 'Merci de votre visite']]]));
     expect(tillLayout(withThanks).score - tillLayout(lines).score).toBe(1);
+  });
+});
+
+describe('labels of numbers', () => {
+  it('reads a Swedish `Fakt nr` header over its value', () => {
+    const lines = page([
+      [[0.05, 'Övningsbolaget AB'], [0.7, 'Faktura']],
+      [[0.55, 'Fakt nr / Kundnr'], [0.75, 'Fakturadatum']],
+      [[0.55, '200045 103'], [0.75, '2009-07-03']],
+      [[0.5, 'ATT BETALA'], [0.8, '18 340,00']],
+    ]);
+    expect(value(lines, 'invoice_number')).toBe('200045');
+  });
+  it("reads the Dominican Republic's `NCF` as the invoice's number", () => {
+    const lines = page([
+      [[0.6, 'FACTURA DE CRÉDITO FISCAL']],
+      [[0.6, 'NCF: B0100001434']],
+      [[0.6, 'Vencimiento NCF: 31/12/2026']],
+      [[0.05, 'Industrias Ejemplo SRL'], [0.6, 'Fecha: 27/03/2026']],
+      [[0.5, 'TOTAL A PAGAR:'], [0.8, '$296,177.64']],
+    ]);
+    expect(value(lines, 'invoice_number')).toBe('B0100001434');
+  });
+  it("reads `Número:` printed after the issuer's name in the letterhead's cell", () => {
+    const lines = page([
+      [[0.05, 'FACTURA']],
+      [[0.05, 'Ferretería El Martillo Número: 4812']],
+      [[0.05, 'Fecha: 12/03/2024']],
+      [[0.5, 'Total:'], [0.8, '100,00']],
+    ]);
+    expect(value(lines, 'invoice_number')).toBe('4812');
+  });
+  it('keeps a street number inside a cell out (`Calle Mayor Número: 5, Madrid`)', () => {
+    const lines = page([
+      [[0.05, 'FACTURA']],
+      [[0.05, 'Calle Mayor Número: 5, Madrid']],
+      [[0.5, 'Total:'], [0.8, '100,00']],
+    ]);
+    expect(value(lines, 'invoice_number')).toBeNull();
+  });
+  it("reads the seller's `Our Reference:`, not the buyer's `Your Reference:`", () => {
+    const rows = (label: string): Array<Array<[number, string]>> => [
+      [[0.05, 'Invoice']],
+      [[0.05, 'Date: 12-03-2024'], [0.5, `${label} 2024-117`]],
+      [[0.5, 'Total:'], [0.8, '121.00']],
+    ];
+    expect(value(page(rows('Our Reference:')), 'invoice_number')).toBe('2024-117');
+    expect(value(page(rows('Your Reference:')), 'invoice_number')).toBeNull();
+  });
+});
+
+describe('totals', () => {
+  it('reads a total whose label has its currency code glued on (`TOTAL DUEKES`)', () => {
+    const lines = page([
+      [[0.05, 'INVOICE'], [0.6, 'Invoice No: 12']],
+      [[0.5, 'SUBTOTAL'], [0.8, '1,000.00']],
+      [[0.5, 'VAT 16%'], [0.8, '160.00']],
+      [[0.5, 'TOTAL DUEKES'], [0.8, '1,160.00']],
+    ]);
+    expect(value(lines, 'total_amount')).toBe(1160);
+  });
+  it('does not take a word that merely ends in three letters for a coded label', () => {
+    const lines = page([
+      [[0.05, 'INVOICE'], [0.6, 'Invoice No: 12']],
+      [[0.5, 'Totalall'], [0.8, '1,160.00']],
+    ]);
+    expect(value(lines, 'total_amount')).toBeNull();
   });
 });
 

@@ -156,6 +156,11 @@ const L = {
     // Romanian `Nr. facturii`, `Număr factură`, `Seria și numărul`.
     'nr\\.? facturii', 'numar(ul)? factur(a|ii)', 'seria si numarul',
     'laskun (numero|nro\\.?|nr\\.?)', 'laskunumero', 'laskunro', 'fakturanummer', 'fakturanr\\.?', 'faktura ?nr\\.?', 'fakturanumero',
+    // Swedish invoices abbreviate the label in a header row (`Fakt nr / Kundnr  Fakturadatum` over `200045 103 2009-07-03`).
+    'fakt\\.? ?nr\\.?',
+    // The Dominican Republic's fiscal receipt number (`NCF: B0100001434`, the electronic `e-NCF: E310000000001`): the
+    // number the tax authority assigns to each invoice, printed under the title `Factura de Crédito Fiscal`.
+    '(e-?)?ncf', 'numero de comprobante fiscal',
     // The document's own name then a number sign, whatever qualifies it: `Facture Nr:`, `Factura fiscală Nr:`,
     // `Korrekturrechnung Nr:`, `Schlussrechnung Nr.`, `Nota di credito (TD04) Nr:`, `Creditnota nr`, `Avoir n°`.
     '(facture|factura|fattura|fatura|factuur|faktura)( (vat|fiscala|fiscal|proforma|pro forma|simplificada|electronica de venta|de venta|electronica|korygujaca|corectiva|rectificativa|de venda))? (nr\\.?|n[°oº]\\.?|no\\.?|num\\.?|numero|#)',
@@ -176,6 +181,8 @@ const L = {
   number_weak: [
     // Compound forms first (the regex tries its alternatives in order): `Numéro de référence`, `Reference Number`.
     'numero d[ei] ri?ferimento', 'numero de refer[e]ncia', 'numero de reference', 'reference (number|no\\.?)', 'referenznummer', 'ref\\.? no\\.?',
+    // The seller's own reference (`Our Reference: 2024-117`, `Onze referentie`), the buyer's being `Your reference`.
+    'our ref(erence)?', 'onze ref(erentie)?', 'notre ref(erence)?', 'unsere referenz', 'nuestra referencia', 'nostro riferimento',
     '参考编号', '编号', '单号',
     'numero', 'number', 'numer', 'n[°o]', 'nr\\.?', 'no\\.', 'nummer', 'referencia', 'reference', 'ref\\.?', 'riferimento', 'referenz'],
   number_weak_exclude:
@@ -385,12 +392,15 @@ function buildCtx(lines: Line[], language: string | null, country: string | null
 
 /** Chinese and Japanese labels: their script writes no spaces, so they are not bounded by non-letters. */
 const HAN = /\p{Script=Han}/u;
-function labelRe(labels: readonly string[]): RegExp {
+function labelRe(labels: readonly string[], coded = false): RegExp {
   const han = labels.filter((l) => HAN.test(l));
   const other = labels.filter((l) => !HAN.test(l));
-  const bounded = `(?<![\\p{L}\\p{N}])(?:${other.join('|')})(?![\\p{L}\\p{N}])`;
+  const bounded = `(?<![\\p{L}\\p{N}])(?:${other.join('|')})${coded ? `(?<code>${CURRENCY_TAIL})?` : ''}(?![\\p{L}\\p{N}])`;
   return new RegExp(han.length > 0 ? `${bounded}|(?:${han.join('|')})` : bounded, 'gu');
 }
+
+/** ISO 4217 codes (the runtime's list), folded: a code printed glued to a total's label (`TOTAL DUEKES`). */
+const CURRENCY_TAIL = Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()).join('|');
 
 interface LabelHit {
   line: Line;
@@ -398,15 +408,25 @@ interface LabelHit {
   end: number;
 }
 
-function findLabels(ctx: Ctx, labels: readonly string[]): LabelHit[] {
-  const re = labelRe(labels);
+/**
+ * Where `labels` occur, line by line. `coded`: a label may carry an ISO 4217 code glued after it in capitals
+ * (`TOTAL DUEKES 1,250.00`, a generator that prints the currency right after the label with no space): the hit is
+ * the label's, the code left out.
+ */
+function findLabels(ctx: Ctx, labels: readonly string[], coded = false): LabelHit[] {
+  const re = labelRe(labels, coded);
   const hits: LabelHit[] = [];
   for (const line of ctx.lines) {
     const seen = new Set<number>();
     const scan = (from: number) => {
       for (const m of line.fold.slice(from).matchAll(re)) {
         const start = from + m.index!;
-        const end = start + m[0].length;
+        let end = start + m[0].length;
+        if (m.groups?.code !== undefined) {
+          // The glued code is in capitals as printed (`DUEKES`), not a word's end in small letters.
+          if (line.text.slice(end - 3, end) !== line.text.slice(end - 3, end).toUpperCase()) continue;
+          end -= 3;
+        }
         if (seen.has(start)) continue;
         seen.add(start);
         hits.push({ line, start, end });
@@ -697,7 +717,7 @@ const TABLE_HEADER =
 function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | null; tax: Candidate | null; rate: Candidate | null } {
   const collect = (labels: readonly string[], exclude: RegExp | null, priority: number, exclusive: RegExp | null): Candidate[] => {
     const out: Candidate[] = [];
-    for (const hit of findLabels(ctx, labels)) {
+    for (const hit of findLabels(ctx, labels, true)) {
       const { line } = hit;
       // What stands around the label in its own cell (a header row's next column, `TOTAL TVA | TOTAL TTC`, is not).
       const cell = line.cells.find((c) => c.start <= hit.start && c.end >= hit.end);
@@ -874,7 +894,11 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
   for (const hit of findLabels(ctx, L.number_weak)) {
     const { line } = hit;
     const cell = line.cells.find((x) => x.start <= hit.start && x.end >= hit.end);
-    if (!cell || line.fold.slice(cell.start, hit.start).trim() !== '') continue;
+    if (!cell) continue;
+    // At the start of its cell; or, inside it, a number word closed by a colon (`Número:`, `Nr.:`), which a
+    // letterhead may print after the issuer's name in one cell (`Ferretería El Martillo Número: 4812`).
+    const within = line.fold.slice(cell.start, hit.start).trim() !== '';
+    if (within && !(/(numero|number|nummer|numer|nr|no)\.?$/.test(line.fold.slice(hit.start, hit.end)) && /^\s?:/.test(line.fold.slice(hit.end)) && /\s$/.test(line.fold.slice(0, hit.start)))) continue;
     if (L.number_weak_exclude.test(line.fold.slice(Math.max(0, hit.start - 24), cell.end))) continue;
     if (line.page !== ctx.lines[0].page) continue;
     const v = valueIn(ctx, 'id', line, hit.end, cellEnd(line, hit.end));
