@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { findTaxIds, jpCorporateValid } from '../../../server/src/providers/local/text/ids.ts';
 import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
 import { prepareLines } from '../../../server/src/providers/local/text/normalize.ts';
 import { isTill, tillLayout } from '../../../server/src/providers/local/text/receipt.ts';
@@ -118,3 +119,45 @@ describe('totals', () => {
   });
 });
 
+describe("the seller's VAT id", () => {
+  const lines = page([
+    [[0.05, 'Factuur']],
+    [[0.05, 'Koper Holding']],
+    [[0.05, 'Dorpsstraat 4']],
+    [[0.05, '1234 AB Utrecht']],
+    [[0.05, 'BTW: NL819990966B01']],
+    [[0.05, 'Factuurnummer: 2024-117'], [0.55, 'Factuurdatum: 12-03-2024']],
+    [[0.5, 'Totaal:'], [0.8, '121,00']],
+  ]);
+  const footer = (text: string) => page([[[0.05, 'Leverancier Bouw']], [[0.05, text]]], { top: 0.9 });
+  it("takes the footer's id over an unlabelled address block's above it (the customer's, in a letter's window)", () => {
+    expect(value([...lines, ...footer('KvK 12345678 | IBAN NL91ABNA0417164300 | BTW NL804223476B01')], 'issuer_tax_id')).toBe('NL804223476B01');
+  });
+  it('reads a Dutch VAT id printed without its `NL` after its label (`BTW-nr 8042.23.476.B01`)', () => {
+    expect(findTaxIds('BTW-nr 8042.23.476.B01').map((m) => m.value)).toEqual(['NL804223476B01']);
+    expect(findTaxIds('Btw nummer 804223476B01').map((m) => m.value)).toEqual(['NL804223476B01']);
+    expect(value([...lines, ...footer('KvK 12345678 | BTW-nr 8042.23.476.B01')], 'issuer_tax_id')).toBe('NL804223476B01');
+  });
+});
+
+describe("Japan's qualified-invoice registration number", () => {
+  it('reads `登録番号 T` + 13 digits, checked by the corporate number\'s check digit', () => {
+    expect(jpCorporateValid('7000012050002')).toBe(true);
+    expect(jpCorporateValid('7000012050003')).toBe(false);
+    expect(findTaxIds('登録番号：T7000012050002').map((m) => [m.value, m.kind])).toEqual([['T7000012050002', 'jp_invoice']]);
+  });
+  it('keeps a `T` and 13 digits that fail the check only after its label', () => {
+    expect(findTaxIds('Tracking T1234567890123')).toEqual([]);
+    expect(findTaxIds('Registration No. T1234567890123').map((m) => m.checked)).toEqual([false]);
+  });
+  it("reports it as the issuer's tax id", () => {
+    const lines = page([
+      [[0.4, '請求書']],
+      [[0.05, '株式会社サンプル 御中'], [0.6, '請求書番号: 2024-001']],
+      [[0.6, '株式会社エグザンプル']],
+      [[0.6, '登録番号: T7000012050002']],
+      [[0.5, '合計'], [0.8, '¥11,000']],
+    ]);
+    expect(value(lines, 'issuer_tax_id')).toBe('T7000012050002');
+  });
+});

@@ -1130,6 +1130,18 @@ function blockOf(blocks: PartyBlock[], line: Line, box: Box): PartyBlock | null 
   return blocks.find((b) => b.page === line.page && line.index >= b.from && line.index <= b.to && cx > b.x0 && cx < b.x1) ?? null;
 }
 
+/**
+ * A line of the page's footer: in its bottom fifth and among its last six lines. The footer is the issuer's legal
+ * notice (its name, registry number, bank, VAT id): an id there is the issuer's, even when an unlabelled address block
+ * higher up (the customer's, in a letter's window) prints another one first.
+ */
+function inFooter(ctx: Ctx, line: Line): boolean {
+  if (line.bbox[1] < 0.8) return false;
+  let after = 0;
+  for (let i = line.index + 1; i < ctx.lines.length && ctx.lines[i].page === line.page; i++) after++;
+  return after < 6;
+}
+
 /** A VAT-shaped token alone in its cell: two country letters then 7-12 digits (`GB123456789`, `DL1234567`). */
 const BARE_TAX_ID = /^[A-Z]{2}U?\d{7,12}$/;
 
@@ -1173,7 +1185,7 @@ function partyIds(ctx: Ctx): { issuer: Candidate | null; customer: Candidate | n
       );
       const customerWords = CUSTOMER_RE.test(line.fold.slice(0, id.start)) || CUSTOMER_RE.test(context) || buyerMargin;
       CUSTOMER_RE.lastIndex = 0;
-      const own = !block && underHead(line);
+      const own = !block && (underHead(line) || inFooter(ctx, line));
       const isCustomer = block ? block.party === 'customer' : (customerWords && !own) || besideLetterhead(ctx, line, box);
       const checked = id.checked !== false;
       const cand = { value: id.value, confidence: checked ? (block ? 0.8 : 0.7) : 0.5, line, box, priority: 2, rank: (checked ? 0 : 2) + (block ? 0 : own ? 0.5 : 1) };

@@ -20,7 +20,7 @@ export interface IdMatch {
   value: string;
   kind:
     | 'iban' | 'eu_vat' | 'gb_vat' | 'es_nif' | 'pt_nif' | 'pl_nip' | 'it_piva' | 'in_gstin' | 'cn_uscc' | 'ch_uid' | 'fr_siren' | 'fr_siret'
-    | 'br_cnpj' | 'br_cpf' | 'ar_cuit' | 'cl_rut' | 'co_nit' | 'pe_ruc' | 'mx_rfc' | 'labelled';
+    | 'br_cnpj' | 'br_cpf' | 'ar_cuit' | 'cl_rut' | 'co_nit' | 'pe_ruc' | 'mx_rfc' | 'jp_invoice' | 'labelled';
   /** False for a labelled, VAT-shaped token whose check digits fail or cannot be computed (absent: checked). */
   checked?: boolean;
   /** ISO alpha-3 of the issuing country. */
@@ -39,6 +39,7 @@ export const ISO2_TO_3: Record<string, string> = {
 
 const IBAN_RE = /(?<![A-Z0-9])([A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30})/g;
 const VAT_RE = /(?<![A-Za-z0-9])(ATU|EU|BE|BG|HR|CY|CZ|DK|EE|FI|FR|DE|EL|HU|IE|IT|LV|LT|LU|MT|NL|PL|PT|RO|SK|SI|ES|SE|XI)[ .-]?([0-9A-Z](?:[ .]?[0-9A-Z]){7,13})(?![A-Za-z0-9])/g;
+const NL_BTW_RE = /(?<![\p{L}])(?:BTW|Btw|btw)(?:[- ]?(?:id|ID|nr|Nr|NR|nummer|Nummer|number|identificatienummer))?\.?\s*[:#]?\s*(\d{4}[ .]?\d{2}[ .]?\d{3}[ .]?B[ .]?\d{2})(?![A-Za-z0-9])/gu;
 const ES_NIF_RE = /(?<![A-Za-z0-9])(?:ES[ -]?)?([0-9XYZ]\d{7}[ -]?[A-Z]|[ABCDEFGHJNPQRSUVW][ -]?\d{7}[ -]?[0-9A-J]|[KLM]\d{7}[A-Z])(?![A-Za-z0-9])/g;
 const PT_NIF_RE = /(?:NIF|NIPC|contribuinte)[^0-9]{0,20}(?:PT)?\s?(\d{3}\s?\d{3}\s?\d{3})(?!\d)/gi;
 /** British VAT numbers: GB then 9 digits (or 12, a branch), grouped `GB 123 4567 89` or not. */
@@ -127,6 +128,20 @@ export function usccValid(v: string): boolean {
 }
 /** Swiss UID (`CHE-116.281.710`, with `MWST`/`TVA`/`IVA` when VAT-registered): 9 digits, the last a mod-11 check. */
 const CH_UID_RE = /(?<![A-Za-z0-9])CHE[- ]?(\d{3})[. ]?(\d{3})[. ]?(\d{3})(?!\d)/g;
+/**
+ * Japan's qualified-invoice registration number (適格請求書発行事業者登録番号, `登録番号 T1234567890123`): `T` then 13
+ * digits, which a company's corporate number gives (its first digit checks the other twelve).
+ */
+const JP_INVOICE_RE = /(?<![A-Za-z0-9])T[ -]?(\d(?:[ -]?\d){12})(?![\d])/g;
+
+/** A Japanese corporate number's check digit (its first): 9 - the weighted sum of the other twelve (1, 2, 1, 2... from the right) mod 9. */
+export function jpCorporateValid(d: string): boolean {
+  if (!/^\d{13}$/.test(d)) return false;
+  let sum = 0;
+  for (let n = 1; n <= 12; n++) sum += Number(d[13 - n]) * (n % 2 === 1 ? 1 : 2);
+  return Number(d[0]) === 9 - (sum % 9);
+}
+
 export function chUidValid(d: string): boolean {
   const w = [5, 4, 3, 2, 7, 6, 5, 4];
   let sum = 0;
@@ -205,6 +220,14 @@ export function findTaxIds(text: string): IdMatch[] {
     if (!r.valid) continue;
     const cc = m[1] === 'ATU' ? 'AT' : m[1];
     out.push({ value: r.normalized, kind: 'eu_vat', country: ISO2_TO_3[cc] ?? null, start: m.index!, end: m.index! + m[0].length - (m[2].length - body.length) });
+  }
+  // A Dutch VAT id printed without its country code after its label (`BTW-nr: 8199.90.966.B01`, `Btw nummer
+  // 123456789B01`): nine digits, `B`, two digits; the `NL` is the label's country.
+  for (const m of text.matchAll(NL_BTW_RE)) {
+    const s = m.index! + m[0].length - m[1].length;
+    if (taken(s, s + m[1].length)) continue;
+    const r = checkEuVat(`NL${m[1].replace(/[ .]/g, '')}`);
+    if (r.valid) out.push({ value: r.normalized, kind: 'eu_vat', country: 'NLD', start: s, end: s + m[1].length });
   }
   for (const m of text.matchAll(ES_NIF_RE)) {
     const s = m.index!;
@@ -285,6 +308,16 @@ export function findTaxIds(text: string): IdMatch[] {
     // A printed `Z` whose check character fails is still the GSTIN the page shows (unchecked); a `2` must pass.
     if (!valid && m[1][13] !== 'Z') continue;
     out.push({ value, kind: 'in_gstin', country: 'IND', start: m.index!, end: m.index! + m[0].length, ...(valid ? {} : { checked: false }) });
+  }
+  for (const m of text.matchAll(JP_INVOICE_RE)) {
+    const digits = m[1].replace(/[ -]/g, '');
+    const s = m.index!;
+    if (taken(s, s + m[0].length)) continue;
+    // A company's number carries its check digit first; a sole trader's is assigned without one: unchecked then, and
+    // only after its label (登録番号, `Registration No.`), any `T` and 13 digits being no such number by itself.
+    const valid = jpCorporateValid(digits);
+    if (!valid && !/登録番号|registration/i.test(text.slice(0, s))) continue;
+    out.push({ value: `T${digits}`, kind: 'jp_invoice', country: 'JPN', start: s, end: s + m[0].length, ...(valid ? {} : { checked: false }) });
   }
   for (const m of text.matchAll(SIRET_RE)) {
     const digits = m[1].replace(/\s/g, '');
