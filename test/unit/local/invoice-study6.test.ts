@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { classifyText } from '../../../server/src/providers/local/text/classify.ts';
 import { findTaxIds, jpCorporateValid } from '../../../server/src/providers/local/text/ids.ts';
 import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
 import { prepareLines } from '../../../server/src/providers/local/text/normalize.ts';
@@ -159,5 +160,30 @@ describe("Japan's qualified-invoice registration number", () => {
       [[0.5, '合計'], [0.8, '¥11,000']],
     ]);
     expect(value(lines, 'issuer_tax_id')).toBe('T7000012050002');
+  });
+});
+
+describe("an online shop's purchase receipt", () => {
+  it("types `Ricevuta d'acquisto` a payment receipt with some assurance, not an invoice", () => {
+    const lines = page([
+      [[0.05, "Ricevuta d'acquisto"]],
+      [[0.05, 'Pagato']],
+      [[0.05, 'Numero di riferimento del pagamento 1QYExkujgw']],
+      [[0.05, 'Venduto da Esempio Commercio S.r.l.']],
+      [[0.05, 'P. IVA IT08973230967']],
+      [[0.05, 'Mario Rossi'], [0.55, 'Data ricevuta 10 luglio 2020']],
+      [[0.05, 'Via Roma 27'], [0.55, 'Totale da pagare € 11,96']],
+      [[0.05, 'Indirizzo di fatturazione'], [0.4, 'Indirizzo di spedizione'], [0.7, 'Venduto da']],
+      [[0.05, 'Informazioni sull\'ordine']],
+      [[0.05, 'Data ordine 06 luglio 2020']],
+      [[0.05, 'Descrizione'], [0.6, 'Quant.'], [0.7, 'Prezzo'], [0.85, 'Totale']],
+      [[0.05, 'Birra, pacco da 24'], [0.6, '1'], [0.85, '€ 11,96']],
+      [[0.6, 'Totale ricevuta'], [0.85, '€ 11,96']],
+      [[0.05, "Questo documento non è valido come fattura e non può essere usato per detrarre l'IVA."]],
+      [[0.05, 'Registro delle Imprese di Milano • Cod. Fisc. e P.IVA 08973230967']],
+    ]);
+    const top = classifyText(lines).candidates[0];
+    expect(top.type).toBe('payment_receipt');
+    expect(top.confidence).toBeGreaterThan(0.5);
   });
 });

@@ -247,7 +247,8 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
   /** The receipt prints that it is a (Spanish) simplified invoice. */
   const simplified = /factura\s+simplificada/.test(fold);
   // A payment receipt's own words (an online receipt is no till, but it is a proof of payment, not an invoice).
-  const paidCue = lines.filter((l) => /(amount paid|date paid|paid on|payment received|receipt (no|number|#)|betrag erhalten|importe pagado|montant paye)/.test(l.fold)).length;
+  // An online shop's purchase receipt titles itself so (`Ricevuta d'acquisto`, `Purchase receipt`, `Reçu d'achat`).
+  const paidCue = lines.filter((l) => /(amount paid|date paid|paid on|payment received|receipt (no|number|#)|betrag erhalten|importe pagado|montant paye|ricevuta d.?acquisto|ricevuta di pagamento|purchase receipt|recibo de compra|recu d.?achat|kaufbeleg)/.test(l.fold)).length;
 
   const scores: Array<{ model: TypeModel; score: number }> = [];
   for (const model of models()) {
