@@ -63,6 +63,18 @@ describe('labels of numbers', () => {
     ]);
     expect(value(lines, 'invoice_number')).toBe('200045');
   });
+  it('reads a short number after the title and its sign (`FERROPDF INVOICE #1`), not a bare one', () => {
+    const rows = (title: string): Array<Array<[number, string]>> => [
+      [[0.05, title]],
+      [[0.05, 'Date: 03/17/2026']],
+      [[0.05, 'Description Quantity Unit Price Total']],
+      [[0.05, 'Consulting'], [0.5, '12'], [0.6, '180 EUR'], [0.8, '2160 EUR']],
+      [[0.5, 'Total:'], [0.8, '2160 EUR']],
+    ];
+    expect(value(page(rows('FERROPDF INVOICE #1')), 'invoice_number')).toBe('1');
+    expect(value(page(rows('Facture n° 7')), 'invoice_number')).toBe('7');
+    expect(value(page(rows('INVOICE 1')), 'invoice_number')).toBeNull();
+  });
   it("reads the Dominican Republic's `NCF` as the invoice's number", () => {
     const lines = page([
       [[0.6, 'FACTURA DE CRÉDITO FISCAL']],

@@ -846,7 +846,10 @@ function invoiceNumber(ctx: Ctx): Candidate | null {
         const s = m.index! + m[0].length + ny[0].length - ny[1].length;
         return { value: ny[1].replace(/ ?([/-]) ?/, '$1'), confidence: 0.7, line, box: spanBox(line, s, s + ny[1].length), priority: 2 };
       }
-      const mm = /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38}[A-Za-z0-9])(?=\s|$)/u.exec(after);
+      // A short number needs its sign (`INVOICE #1`, `Facture n° 7`): three digits or fewer alone are no id.
+      const mm =
+        /^\s*(?:n[°oº.]?\s*|no\.?\s*|nr\.?\s*|#\s*)?:?\s*([A-Z0-9][A-Za-z0-9/_.\-]{2,38}[A-Za-z0-9])(?=\s|$)/u.exec(after) ??
+        /^\s*(?:n[°oº]\.?|no\.|nr\.?|#)\s*:?\s*(\d{1,3})(?=\s*$|\s+(?![\d/.,-]))/u.exec(after);
       if (!mm || !/\d/.test(mm[1])) continue;
       const s = m.index! + m[0].length + mm[0].length - mm[1].length;
       // In the word's own cell: a title's cell then, across a wide gap, the letterhead's next column (`FACTUUR.`
