@@ -159,6 +159,22 @@ describe('text documents through the composition', () => {
     expect(r.warnings).not.toContain('language_mismatch');
   }, 60_000);
 
+  it('an invoice whose buyer is labelled with an identity document and whose footer has a capital UNA stays an invoice', async () => {
+    // A Paraguayan e-invoice's wording: the buyer's `RUC/documento de identidad` names a kind of ID card and the
+    // footer's `ES UNA` an ICAO code (UNA); the ID-front rules' 0.8 must not outrank the text rules' sure invoice.
+    const pdf = await textPdf([
+      'FACTURA ELECTRÓNICA', 'Timbrado N°: 12345678', 'Factura N°: 001-001-0000123', 'Fecha y hora de emisión: 10/02/2026 10:15:00',
+      'RUC/documento de identidad: 80001890-7  Nombre o razón social: Fenix SA', 'Condición de venta: Contado',
+      'Cant. Descripción Precio unitario Valor de venta', '1 Servicio de consultoría 1.500.000 1.500.000',
+      'Subtotal: 1.500.000', 'Total a pagar: 1.500.000', 'Liquidación IVA 10%: 136.364',
+      'ESTE DOCUMENTO ES UNA REPRESENTACIÓN GRÁFICA DE UN DOCUMENTO ELECTRÓNICO',
+    ]);
+    const r = await provider.read(input(pdf, { mime: 'application/pdf' }));
+    expect(r.failure).toBeNull();
+    expect(r.document?.type).toMatch(/invoice/);
+    expect(r.fields.total_amount?.value).toBe(1_500_000);
+  }, 60_000);
+
   it('a text PDF is not queued behind page-OCR readings: PDFs have their own lane', async () => {
     const one = createLocalProvider({ ...ALL, concurrency: 1 })!;
     const pdf = await textPdf(['INVOICE', 'Invoice number: INV-7', 'Date: 2026-03-15', 'Total: 42.00 EUR']);

@@ -585,11 +585,14 @@ const ID_CATEGORIES = new Set(['identity', 'driving', 'residence']);
 /**
  * Whether the ID-front reading of the text decides the type rather than the general text rules: when it is at least
  * as sure, or the rules' best guess is itself an identity document or a generic type (they only know the words, not
- * a card's layout).
+ * a card's layout). Never against a sure receipt or invoice (0.5 or more, as `saysReceiptOrInvoice`): a card's face
+ * has no totals, and a bill's words can name an identity document (`RUC/documento de identidad`, a licence fee) or
+ * print a capital word that is an ICAO code (`ES UNA ...`).
  */
 function frontWins(front: IdFrontClassification, text: TextClassification): boolean {
   const top = text.candidates[0];
   const topEntry = top ? getEntry(top.type) : undefined;
+  if (top && topEntry?.category === 'finance' && top.confidence >= 0.5) return false;
   return !top || front.confidence >= top.confidence || !topEntry || topEntry.generic === true || ID_CATEGORIES.has(topEntry.category);
 }
 
