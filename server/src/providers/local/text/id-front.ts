@@ -21,6 +21,7 @@ import { states as ICAO_STATES } from 'mrz';
 import { allEntries, type CatalogueEntry } from '../../../catalogue/index.ts';
 import type { ReadField } from '../../types.ts';
 import type { Box, TextLine } from '../types.ts';
+import { GB_DRIVER_NUMBER, LABELS, NUMBERED_EU, NUMBERED_KEYS, NUMBERED_LABEL, NUMBERED_US, sexValue, TITLES, type Kind } from './id-front-vocabulary.ts';
 import { findDates, foldKeep, foldPhrase, prepareLines, union, type Line, type Word } from './normalize.ts';
 
 // ------------------------------------------------------------------ US states
@@ -71,23 +72,9 @@ function cityLine(l: Line): { city: string; cityAt: number; printed: string; sta
 
 // ------------------------------------------------------------------ kinds
 
-type Kind = 'driving' | 'state_id' | 'passport_card' | 'permanent_resident' | 'id_card' | 'residence';
-
-/** Printed titles of cards (folded, `foldPhrase`), beside the catalogue's own keywords of each kind's types. */
-const TITLES: Record<Kind, RegExp> = {
-  // The space between a title's words optional, and no word boundary around the title's core: PP-OCR reads a card's
-  // title glued (`DRIVERLICENSECLASSE`, `UNITEDSTATESPERMANENTRESIDENT`, `NONDRIVERIDENTIFICATION CARD`).
-  driving: /(driver'?s?|drivers|driving|commercial ?driver|chauffeur|operator'?s?) ?licen[cs]e|\b(learner|instruction)'?s? permit\b|\bpermis de conduire\b|\blicencia de (conducir|conduccion|manejo)\b|\bpermiso de conduc\w*|\bcarta de conducao\b|\bcarteira (nacional )?de habilitacao\b|fuhrerschein|\bpatente di guida\b|rijbewijs/,
-  state_id: /identification ?card|\bnon-? ?driver|\bstate id\b|\bid card\b(?=.*\b(state|dmv|real id)\b)/,
-  passport_card: /passport ?card|\bcarte passeport\b/,
-  permanent_resident: /permanent ?resident|\bresident since\b|\bgreen card\b|\bi-551\b/,
-  id_card: /identity ?card|\bcarte (nationale )?d'? ?identite\b|cartenationaled'?identite|\bdocumento (nacional )?de identidad\b|\bcartao de cidadao\b|\bcarta d'? ?identita\b|personalausweis|identiteitskaart|\bidentity document\b|\bnational id\b|\bleternjoftim\b|\bdowod osobisty\b|\bcarte d'identite\b|\bcedula de (identidad|ciudadania)\b/,
-  residence: /residence ?(permit|card)|\btitre de sejour\b|\bpermiso de residencia\b|\btarjeta de (identidad de )?extranjero\b|\bautorizacao de residencia\b|aufenthaltstitel|\bpermesso di soggiorno\b/,
-};
-
 /** Catalogue categories of each kind and which of the country's types are that kind (by the type's own name). */
 const KIND_TYPES: Record<Kind, { category: string; type: RegExp; universal: string }> = {
-  driving: { category: 'driving', type: /driv/, universal: 'driving_license' },
+  driving: { category: 'driving', type: /driv|_cnh$/, universal: 'driving_license' },
   state_id: { category: 'identity', type: /^us_state_id$/, universal: 'national_id_card' },
   passport_card: { category: 'identity', type: /passport_card$/, universal: 'passport' },
   permanent_resident: { category: 'residence', type: /permanent_resident/, universal: 'residence_permit' },
@@ -115,6 +102,8 @@ function catalogueKeywords(): Map<Kind, string[]> {
 
 /** Folded country names (ICAO's English ones and Intl's in six languages): exact names and adjective stems. */
 let COUNTRY_NAMES: { exact: Map<string, string>; stems: Map<string, string> } | null = null;
+/** Former or long English names of states, still printed on their cards (folded). */
+const FORMER_NAMES: Record<string, string> = { 'czech republic': 'CZE', 'slovak republic': 'SVK' };
 function countryNames(): { exact: Map<string, string>; stems: Map<string, string> } {
   if (COUNTRY_NAMES) return COUNTRY_NAMES;
   const exact = new Map<string, string>();
@@ -133,6 +122,8 @@ function countryNames(): { exact: Map<string, string>; stems: Map<string, string
       if (n.length >= 6 && !stems.has(n.slice(0, -1))) stems.set(n.slice(0, -1), code);
     }
   }
+  // Names the cards still print that ICAO's list and Intl have since replaced (`CZECH REPUBLIC` for Czechia).
+  for (const [n, code] of Object.entries(FORMER_NAMES)) if (!exact.has(n)) exact.set(n, code);
   return (COUNTRY_NAMES = { exact, stems });
 }
 
@@ -211,6 +202,19 @@ interface Evidence {
   region: IdFrontClassification['region'];
 }
 
+/** Both `4a` and `4b` (numbered labels, `4a.`, `4a)`) each followed by a date, as on a licence of the EU model. */
+function licenceDates(lines: Line[]): boolean {
+  const seen = new Set<string>();
+  for (const l of lines) {
+    for (const [i, w] of l.words.entries()) {
+      const m = /^4([ab])[.:)]?$/i.exec(w.text);
+      const next = l.words[i + 1]?.text ?? '';
+      if (m && (parseDate(next, false, true) || parseDate(next, true, true))) seen.add(m[1].toLowerCase());
+    }
+  }
+  return seen.size === 2;
+}
+
 function gatherEvidence(lines: Line[]): Evidence {
   const all = foldPhrase(lines.map((l) => l.text).join(' '));
   // Kind: the earliest printed title (a card names itself near its top), else catalogue keywords.
@@ -232,6 +236,9 @@ function gatherEvidence(lines: Line[]): Evidence {
       }
     }
   }
+  // No title read (a script the OCR does not know: `ВОДИТЕЛЬСКОЕ УДОСТОВЕРЕНИЕ`): the numbered dates of a licence's
+  // model, `4a` (issue) and `4b` (expiry) each before a date, say a driving licence as a keyword would.
+  if (!kind && licenceDates(lines)) [kind, kindStrength] = ['driving', 0.5];
 
   // Country: the US by its states, its address lines, its labels; others by their names and codes.
   let region: Evidence['region'] = null;
@@ -267,8 +274,9 @@ function gatherEvidence(lines: Line[]): Evidence {
   const named = namedCountry(all.replace(/[^\p{L}'-]+/gu, ' ').split(' ').filter(Boolean));
   if (named) other = { code: named, strength: 1 };
   if (!other) {
-    // A nationality or issuing-state code printed in capitals.
-    const codes = lines.flatMap((l) => l.words.map((w) => w.text.replace(/[^A-Z]/g, ''))).filter((c) => c.length === 3 && c !== 'USA' && /^[A-Z]{3}$/.test(c) && c in (ICAO_STATES as object));
+    // A nationality or issuing-state code printed in capitals: a word of its own, read with some confidence (never
+    // three capitals out of a word of other letters, as the OCR makes of a script it does not know).
+    const codes = lines.flatMap((l) => l.words.filter((w) => /^[^\p{L}]*[A-Z]{3}[^\p{L}]*$/u.test(w.text) && w.confidence >= 0.5).map((w) => w.text.replace(/[^A-Z]/g, ''))).filter((c) => c !== 'USA' && c in (ICAO_STATES as object));
     if (codes.length > 0) other = { code: codes[0], strength: 0.5 };
   }
   if (usScore > 0 && usScore >= (other?.strength ?? 0)) return { kind, kindStrength, country: 'USA', countryStrength: usScore, region, usLabels: usLabels.size };
@@ -325,35 +333,6 @@ export function classifyIdFront(raw: readonly TextLine[]): IdFrontClassification
 
 type FieldKind = 'date' | 'name' | 'number' | 'sex' | 'code' | 'text';
 
-/** Labels (folded): the field they name. Order matters: longer, more specific labels first; each match masks its text. */
-const LABELS: Array<[string, RegExp]> = [
-  ['alternate_name', /\bnom d'? ?usage\b|\balte\w*nate name\b|\bnom d'epouse\b/g],
-  ['birth_place', /\bplace of birth\b|\blieu de naiss\w*|\blugar de nacimiento\b|\blocal de nascimento\b|\bvendlindj\w*|\bgeburtsort\b|\bluogo di nascita\b/g],
-  ['birth_date', /\bdate (o|e)f birth\b|\bdate of bir\w*|\bbirth ?date\b|\bdate afin\b|\bdate de ?naiss\w*|\bfecha de nacimiento\b|\bdata de nascimento\b|\bdatelindj\w*|\bgeburtsdatum\b|\bdata di nascita\b|\bdob\b/g],
-  ['expiry_date', /\bdate of expiry\b|\bexpiry date\b|\bexpiry\b|\bexpires?\b|\bexp\b|\bdate d'? ?expir\w*|\bvalable jusqu\w*|\bvalid until\b|\bdata e skadimit\b|\bfecha de (caducidad|validez)\b|\bvalidade\b|\bgultig bis\b|\bscadenza\b/g],
-  ['issue_date', /\bdate of issue\b|\bissue ?date\b|\biss\b|\bissued\b|\bdate de delivrance\b|\bdata e leshimit\b|\bfecha de expedicion\b|\bdata de emissao\b|\bausstellungsdatum\b|\bdata di rilascio\b/g],
-  ['personal_number', /\bpersonal (no|number)\b|\bnr\.? personal\b/g],
-  ['personal_number', /\bn[°º] personnel\b/g],
-  ['document_number', /\b(document|passport|card|id|licen[cs]e) ?(no\b\.?|number\b|n[°º]|#)|\bn[°º] (du|de) (document|passeport|pasaporte|la carte)\b|\bnumero de (documento|pasaporte|passaporte)\b|\bnr\.? leternjoftim\w*|\b(ausweis|pass|karten)nummer\b|\bcustomer (identifier|id)\b|\bdln?\b|\bdni\b|\bn[uo]m\w{0,3}r\b|\bnumero\b|\bno\.(?!\p{L})|\bn[°º](?!\p{L})|\bnr\.?(?!\p{L})/gu],
-  ['nationality', /\bnationalit\w*|\bnatio\w*lty\b|\bnacionalidad\b|\bnacionalidade\b|\bshtetesi\w*|\bstaatsangehorigkeit\b|\bcittadinanza\b/g],
-  ['sex', /\bsex[eo]?\b|\bgender\b|\bgenero\b|\bsexe\b|\bgjinia\b|\bgeschlecht\b|\bsesso\b/g],
-  ['first_name', /\bsecondary identifier\b|\bidentifiant secondaire\b|\bgiven ?names?\b|\bfirst ?names?\b|\bforenames?\b|\bprenoms?\b|\bprenume\w*|\bnombres?\b|\bnomes?\b|\bemri\b|\bvorname\w*|\bvoornamen\b|\bimi(e|ona)\b|\bjmeno\b|\bvardas\b|\bfn\b/g],
-  ['last_name', /\bprimary identifier\b|\bidentifiant primaire\b|\b(nom\w{0,2})?s[uv][rm]n?a[mn]e\b|\blast ?name\b|\bfamily ?name\b|\bnom\b|\bnomi?\b|\bnume\b|\bapellidos?\b|\bapelidos?\b|\bsobrenome\b|\bmbiemri\b|\bnachname\b|\bcognome\b|\bachternaam\b|\bnazwisko\b|\bprijmeni\b|\bpavarde\b|\bln\b/g],
-  // `Name` alone: the family name where it stands beside another language's label of it (`Name/Surname/Nom`), else
-  // only a label (a US card's NAME is the whole name): decided in findLabels.
-  ['name', /\bname\b/g],
-  ['address', /\baddress\b|\badresse\b|\bdomicilio\b|\bmorada\b|\bvendbanimi\b|\banschrift\b|\bindirizzo\b/g],
-  ['other', /\bsignature\b|\bfirma\b|\bautoriteti\b|\bauthority\b|\bclass\b|\brestr\w*|\bend\b|\bendorse?\w*|\bhgt\b|\bhair\b|\beyes\b|\bwgt\b|\bdd\b|\bheight\b|\bdonor\b/g],
-];
-
-/**
- * Numbered fields of driving licences: the EU model (Directive 2006/126/EC, Annex I: 1. surname, 2. other names,
- * 3. birth date and place, 4a. issue, 4b. expiry, 4c. authority, 5. licence number, 8. address) and AAMVA's card
- * design (1 family name, 2 given names, 3 DOB, 4a ISS, 4b EXP, 4d DLN, 8 address, 15 sex). A number is a label only
- * with its dot (`1.`) or its letter (`4b`): a bare digit is too often part of a value.
- */
-const NUMBERED_EU: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '5': 'document_number', '8': 'address' };
-const NUMBERED_US: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '4d': 'document_number', '5': 'other', '8': 'address', '15': 'sex' };
 /** AAMVA's name keys as a word's start: the key alone or glued to its name (`1`, `1SAMPLE`, `2.DEREK`), and the key to strip. */
 const US_NAME_KEYS = Object.fromEntries(
   Object.entries(NUMBERED_US)
@@ -365,12 +344,19 @@ function numberedLabels(lines: Line[], us: boolean, taken: Set<Word>): Label[] {
   const map = us ? NUMBERED_US : NUMBERED_EU;
   const out: Label[] = [];
   for (const line of lines) {
-    for (const cell of line.cells) {
+    for (const [c, cell] of line.cells.entries()) {
       const w = line.words[cell.from];
       // Beside a printed label (`4d DLN`) the number adds nothing: that label reads the value.
-      if (!w || taken.has(w) || cell.to - cell.from < 2 || taken.has(line.words[cell.from + 1])) continue;
-      const m = /^(\d{1,2}[a-d]?)([.:])?$/i.exec(w.text);
+      if (!w || taken.has(w) || taken.has(line.words[cell.from + 1])) continue;
+      const m = NUMBERED_LABEL.exec(w.text);
       if (!m || (!m[2] && !/[a-d]$/i.test(m[1]))) continue;
+      // A number alone in its cell is a label only with its mark (`5.`) and its value indented after it on the line
+      // (the UK licence's field 5), a few heights away.
+      if (cell.to - cell.from < 2) {
+        const next = line.cells[c + 1];
+        const h = w.bbox[3] - w.bbox[1];
+        if (!m[2] || !next || taken.has(line.words[next.from]) || next.bbox[0] - w.bbox[2] > 4 * h) continue;
+      }
       const field = map[m[1].toLowerCase()];
       if (field) out.push({ field, line, from: cell.from, to: cell.from + 1, box: w.bbox });
     }
@@ -380,7 +366,7 @@ function numberedLabels(lines: Line[], us: boolean, taken: Set<Word>): Label[] {
 
 const KIND_OF: Record<string, FieldKind> = {
   birth_date: 'date', expiry_date: 'date', issue_date: 'date', last_name: 'name', first_name: 'name', document_number: 'number',
-  personal_number: 'number', sex: 'sex', nationality: 'code', birth_place: 'text', address: 'text',
+  personal_number: 'number', second_last_name: 'name', cui: 'number', sex: 'sex', nationality: 'code', birth_place: 'text', address: 'text',
 };
 
 interface Label {
@@ -399,7 +385,9 @@ function findLabels(lines: Line[]): Label[] {
     let text = '';
     const at: number[] = [];
     for (const [i, w] of line.words.entries()) {
-      const f = w.text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[’`´]/g, "'").replace(/[^\p{L}\p{N}'°#./-]+/gu, ' ').replace(/\//g, ' / ');
+      const f = w.text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[’`´]/g, "'").replace(/[^\p{L}\p{N}'°#./-]+/gu, ' ').replace(/\//g, ' / ')
+        // A dot read for the space between two words of a label (`Given.names`), of the same length.
+        .replace(/(?<=\p{L}{2})\.(?=\p{L}{3})/gu, ' ');
       if (text) text += ' ';
       for (let k = 0; k < f.length; k++) at.push(i);
       at.push(i);
@@ -416,9 +404,12 @@ function findLabels(lines: Line[]): Label[] {
       }
     }
   }
-  // `Name` beside another label of the family name (`Name/Surname/Nom`) is that label; alone it names no field.
+  // `Name` beside another label of the family name (`Name/Surname/Nom`) is that label; beside a label of the given
+  // names (`Ime/Name`), that one; alone it names no field.
   for (const l of out) {
-    if (l.field === 'name' && out.some((o) => o.field === 'last_name' && o.line === l.line && o.from <= l.to && l.from <= o.to)) l.field = 'last_name';
+    if (l.field !== 'name') continue;
+    const beside = out.find((o) => (o.field === 'last_name' || o.field === 'first_name') && o.line === l.line && o.from <= l.to && l.from <= o.to);
+    if (beside) l.field = beside.field;
   }
   // One label printed in two languages (`data e skadimit/date of expiry`) is one label.
   out.sort((a, b) => a.line.index - b.line.index || a.from - b.from);
@@ -526,15 +517,15 @@ function parse(kind: FieldKind, words: Word[], monthFirst: boolean, past = false
       return null;
     }
     case 'sex': {
-      const w = words.find((x) => /^[MFX]$/.test(x.text.replace(/[^A-Za-z]/g, '')));
-      return w ? { value: w.text.replace(/[^A-Za-z]/g, ''), words: [w], factor: 1 } : null;
+      const w = words.find((x) => sexValue(x.text) !== null);
+      return w ? { value: sexValue(w.text)!, words: [w], factor: 1 } : null;
     }
     case 'code': {
       const w = words.find((x) => /^[A-Z]{3}$/.test(x.text) && x.text in (ICAO_STATES as object));
       return w ? { value: w.text, words: [w], factor: 1 } : null;
     }
     case 'number': {
-      const n = numberIn(words);
+      const n = numberIn(words, true);
       return n ? { ...n, factor: 1 } : null;
     }
     case 'name': {
@@ -549,17 +540,24 @@ function parse(kind: FieldKind, words: Word[], monthFirst: boolean, past = false
   }
 }
 
-/** A document number among words: letters and digits (at least 5 digits), groups joined by hyphens or spaces. */
-function numberIn(words: Word[]): { value: string; words: Word[] } | null {
+/**
+ * A document number among words: letters and digits (at least 5 digits), groups joined by hyphens or spaces. Under
+ * its label (`labelled`), one word of 6 to 14 letters and digits with two letters or more may hold fewer digits (the
+ * French CNI's `X4RTBPFW4`). The UK driver number (16 characters) is read without the issue number after it.
+ */
+function numberIn(words: Word[], labelled = false): { value: string; words: Word[] } | null {
   let best: { value: string; words: Word[] } | null = null;
   for (let i = 0; i < words.length; i++) {
     for (let n = Math.min(5, words.length - i); n >= 1; n--) {
       const ws = words.slice(i, i + n);
       const raw = ws.map((w) => w.text).join(' ');
       if (!/^[A-Z0-9](?:[A-Z0-9]|[ -](?=[A-Z0-9-])|-)*$/.test(raw)) continue;
-      const value = raw.replace(/\s*-\s*/g, '-').replace(/ /g, '');
+      let value = raw.replace(/\s*-\s*/g, '-').replace(/ /g, '');
+      const gb = GB_DRIVER_NUMBER.exec(value);
+      if (gb) value = gb[1];
       const digits = value.replace(/\D/g, '').length;
-      if (digits < 5 || value.replace(/-/g, '').length > 14 || parseDate(raw, true) || parseDate(raw, false)) continue;
+      const few = labelled && n === 1 && /^(?=.*\d)(?=(?:.*[A-Z]){2})[A-Z0-9]{6,14}$/.test(value);
+      if ((digits < 5 && !few) || (!gb && value.replace(/-/g, '').length > 14) || parseDate(raw, true) || parseDate(raw, false)) continue;
       // A numbered field's label glued to its value (`15SEXM…`, `16HGT5-08`, `4bEXP…`): another field, not a number.
       if (/^\d{1,2}[A-D]?(SEX|HGT|HT|WGT|WT|EYES|HAIR|DOB|EXP|ISS|DLN|DL|CLASS|END|RESTR?|DD)/i.test(value)) continue;
       // A word of three letters or more is no part of a number: a name, a state code (`LUX S998527`), a month.
@@ -591,6 +589,10 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
   const lines = prepareLines(raw.slice(0, MAX_CARD_LINES));
   const monthFirst = opts.country === 'USA';
   const want = new Set(wanted.filter((f) => entry.fields.includes(f)));
+  // The second family name's own label (`Segundo Apellido`) is read to join the first (1a below).
+  if (want.has('last_name')) want.add('second_last_name');
+  // Peru's `CUI` (its DNI number and check digit) is read to be the document number (1a below).
+  if (want.has('document_number')) want.add('cui');
   const out: Record<string, ReadField> = {};
   const used = new Set<Word>();
   const labels = findLabels(lines);
@@ -679,6 +681,36 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
         continueName(label.field, kind, below);
         break;
       }
+    }
+  }
+
+  // 1a. The second family name (`Segundo Apellido`: Peru, Spain's old cards) follows the first, read by its label.
+  const secondFamily = out.second_last_name;
+  delete out.second_last_name;
+  const family = out.last_name;
+  if (secondFamily?.source?.bbox && family?.source?.bbox) {
+    out.last_name = { ...family, value: `${family.value as string} ${secondFamily.value as string}`, confidence: Math.min(family.confidence, secondFamily.confidence), source: { page: family.source.page, bbox: union([family.source.bbox, secondFamily.source.bbox]) } };
+  }
+
+  // Peru's CUI is the DNI's number (`70025425-8`: the number, then its check digit), before a card number (`N° de
+  // Tarjeta`) read by another label.
+  const cui = out.cui;
+  delete out.cui;
+  const dni = /^(\d{8})-?\d$/.exec(String(cui?.value ?? ''));
+  if (cui && dni) out.document_number = { ...cui, value: dni[1] };
+
+  // 1c. An EU licence's family name whose `1.` the OCR lost: the line just above the value of `2.`, starting at that
+  // value's left edge, all name words and no label (a little less sure than by its number).
+  if (entry.category === 'driving' && opts.country !== 'USA' && want.has('last_name') && !out.last_name && out.first_name?.source?.bbox) {
+    const two = labels.find((l) => l.field === 'first_name' && /^2[.:)]?$/.test(l.line.words[l.from]?.text ?? ''));
+    if (two) {
+      const [vx0, vy0, , vy1] = out.first_name.source.bbox;
+      const h = vy1 - vy0;
+      const above = lines.filter((l) => l !== two.line && l.page === two.line.page && l.bbox[3] <= vy0 + h * 0.5 && l.bbox[3] > vy0 - h * 1.5);
+      const l = above.at(-1);
+      const ws = l ? l.words.filter((w) => w.bbox[2] > vx0 - h * 1.5 && !labelWords.has(w) && !used.has(w)) : [];
+      const names = nameWords(ws);
+      if (l && names.length > 0 && names.length === ws.length && Math.abs(names[0].bbox[0] - vx0) <= h * 1.5) put('last_name', { value: cleanName(names), words: names, factor: 0.85 }, l, 1);
     }
   }
 
@@ -853,8 +885,6 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
 
 // ------------------------------------------------------------------ two engines (issue #28)
 
-/** Numbered field labels a card prints (AAMVA and the EU licence model): glued to their value by PP-OCR (`1PUBLIC`). */
-const NUMBERED_KEYS = new Set(['1', '2', '3', '4a', '4b', '4c', '4d', '5', '8', '9', '9a', '12', '15', '16', '17', '18', '19']);
 /** Colour codes of AAMVA's eyes and hair (`EYESBLU`, `HAIRBRO`). */
 const COLOURS = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK|BAL|BLN|RED|SDY|WHI|AMB|MUL|XXX';
 /** A label glued to the value after it, and what that value must look like for the word to be cut. */
@@ -897,6 +927,15 @@ function cutWord(t: string, streetLine: boolean): string[] {
   if (zip && STATE_ABBRS.has(zip[1])) return [zip[1], zip[2]];
   const numbered = /^(\d{1,2}[a-d]?)([.:]?)(\p{Lu}(?:\p{Lu}|\p{Ll}+[:.#]?$).*)$/u.exec(t);
   if (numbered && NUMBERED_KEYS.has(numbered[1].toLowerCase())) return [numbered[1] + numbered[2], ...cutWord(numbered[3], streetLine)];
+  // A numbered label with its mark glued to a value that starts with a digit (`5.13AA00002`, `4b.01.01.2014`): never
+  // a date or a decimal read whole (`12.05.2020`, `1.5`).
+  const numberedDigit = /^(\d{1,2}[a-d]?)([.:)])(\d.{3,})$/i.exec(t);
+  if (numberedDigit && NUMBERED_KEYS.has(numberedDigit[1].toLowerCase()) && !parseDate(t, false, true) && !parseDate(t, true, true)) {
+    return [numberedDigit[1] + numberedDigit[2], ...cutWord(numberedDigit[3], streetLine)];
+  }
+  // A date glued to the word after it (`29.111992Paris075)`: the birth date and its place).
+  const dated = /^(\d{1,2}[./-]\d{1,2}[./-]?\d{4})(\p{L}.*)$/u.exec(t);
+  if (dated && (parseDate(dated[1], false, true) || parseDate(dated[1], true, true))) return [dated[1], dated[2]];
   for (const re of GLUED_LABELS) {
     const m = re.exec(t);
     if (m) return [m[1], m[2]];
@@ -1009,8 +1048,9 @@ export function combineIdFrontFields(
 export function classifyIdFrontBoth(first: readonly TextLine[], second: readonly TextLine[] | null): IdFrontClassification | null {
   const a = classifyIdFront(first);
   if (!second?.length) return a;
-  const b = classifyIdFront(unglueWords(second));
-  if (!a || !b) return a ?? b;
+  const unglued = unglueWords(second);
+  const b = classifyIdFront(unglued);
+  if (!a || !b) return a ? withCountryOf(a, unglued) : b ? withCountryOf(b, first) : null;
   const win = b.confidence > a.confidence ? b : a;
   const other = win === a ? b : a;
   let region = win.region ?? (other.country === win.country ? other.region : null);
@@ -1020,6 +1060,22 @@ export function classifyIdFrontBoth(first: readonly TextLine[], second: readonly
       : { ...win.region!, confidence: round(Math.min(DISAGREED_MAX, win.region!.confidence * 0.75)) };
   }
   return { ...win, region: win.country === 'USA' ? region : null };
+}
+
+/**
+ * A classification without a country, from one engine's text, completed by the country the other engine's text names
+ * (its title read by one, `REPUBLICA FEDERATIVA DO BRASIL` by the other): a notch less sure than both read by one.
+ */
+function withCountryOf(c: IdFrontClassification, other: readonly TextLine[]): IdFrontClassification {
+  if (c.country) return c;
+  const ev = gatherEvidence(prepareLines(other.slice(0, MAX_CARD_LINES)));
+  if (!ev.country || ev.countryStrength < 0.9) return c;
+  const kind = c.kind === 'id_card' && ev.country === 'USA' ? 'state_id' : c.kind;
+  const type = typeFor(kind, ev.country);
+  const confidence = c.confidence >= 0.6 ? 0.8 : 0.6;
+  const candidates = [{ type, confidence }];
+  if (KIND_TYPES[kind].universal !== type) candidates.push({ type: KIND_TYPES[kind].universal, confidence: round(confidence * 0.9) });
+  return { ...c, type, confidence, country: ev.country, kind, region: ev.country === 'USA' ? ev.region : null, candidates };
 }
 
 /**
