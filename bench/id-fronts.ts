@@ -31,12 +31,18 @@ const OWN_ID_CARD: Record<string, string> = {
   ESP: 'es_dni', ITA: 'it_cie', PRT: 'pt_citizen_card',
 };
 
+/** Countries whose driving licence has its own catalogue type (server/src/catalogue/types: gb, es, fr, it, pt, br). */
+const OWN_DRIVING: Record<string, string> = {
+  GBR: 'gb_driving_licence', ESP: 'es_driving_license', FRA: 'fr_driving_license', ITA: 'it_driving_license', PRT: 'pt_driving_license', BRA: 'br_cnh',
+};
+
 /** The catalogue type a careful human picks for a ground-truth entry. */
 function expectedType(e: Truth['expected']): string {
   const kind = String(e.doc_kind);
   if (e.country === 'USA') return /driver/i.test(kind) ? 'us_drivers_license' : /passport card/i.test(kind) ? 'us_passport_card' : /permanent resident/i.test(kind) ? 'us_permanent_resident_card' : 'us_state_id';
   if (e.country === 'FRA' && /identity card/i.test(kind)) return 'fr_cni';
   if (/identity card/i.test(kind) && OWN_ID_CARD[String(e.country)]) return OWN_ID_CARD[String(e.country)];
+  if (/driv/i.test(kind) && OWN_DRIVING[String(e.country)]) return OWN_DRIVING[String(e.country)];
   return /identity card/i.test(kind) ? 'national_id_card' : /driv/i.test(kind) ? 'driving_license' : 'unknown';
 }
 
