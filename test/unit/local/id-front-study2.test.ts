@@ -192,3 +192,14 @@ describe('country names the cards print', () => {
     expect(classifyIdFront(cz)).toMatchObject({ type: 'national_id_card', country: 'CZE' });
   });
 });
+
+describe('an unlabelled document number', () => {
+  it("is never the value of another field's numbered label (`4c) 6 4484`, the issuing authority)", () => {
+    const rus = [
+      line(0.05, [0.1, 'RUS'], [0.3, 'BOANTEIbCKOE YAOCTOBEPEHNE']),
+      line(0.4, [0.3, '4a) 15.12.2019'], [0.6, '4b) 15.12.2029']), line(0.45, [0.3, '4c) 6 4484']),
+      line(0.52, [0.35, '1801123456']),
+    ];
+    expect(fields(rus).document_number).toBe('1801123456');
+  });
+});

@@ -602,6 +602,7 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
     labels.sort((a, b) => a.line.index - b.line.index || a.from - b.from);
   }
   const labelWords = new Set(labels.flatMap((l) => l.line.words.slice(l.from, l.to)));
+  const otherWords = new Set(labels.filter((l) => l.field === 'other').flatMap((l) => l.line.words.slice(l.from, l.to)));
   const put = (field: string, v: { value: string; words: Word[]; factor: number } | null, line: Line, factor: number) => {
     if (!v || !want.has(field) || out[field]) return false;
     if (v.words.some((w) => labelWords.has(w) || used.has(w))) return false;
@@ -867,10 +868,17 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
       if (l === street || /\b[A-Z]{2}\.?\s+\d{5}\b/.test(l.text)) continue;
       // The words between those taken or labels: a value is never joined across a label (`D123456789 Class D` is not
       // `D123456789D`).
+      // Nor is it the value of another field's label that is not read (`4c) 6 4484`: the issuing authority; `DD`,
+      // `CLASS`): the words right after such a label are skipped.
       const runs: Word[][] = [[]];
+      let skip = false;
       for (const w of l.words) {
-        if (!used.has(w) && !labelWords.has(w) && w.confidence >= 0.05) runs.at(-1)!.push(w);
-        else if (runs.at(-1)!.length > 0) runs.push([]);
+        if (!used.has(w) && !labelWords.has(w) && w.confidence >= 0.05) {
+          if (!skip) runs.at(-1)!.push(w);
+        } else {
+          if (runs.at(-1)!.length > 0) runs.push([]);
+          skip = otherWords.has(w);
+        }
       }
       const found = runs.map((r) => numberIn(r)).filter((n) => n !== null).sort((a, b) => b.value.length - a.value.length);
       const n = found[0] ?? null;
