@@ -203,3 +203,12 @@ describe('an unlabelled document number', () => {
     expect(fields(rus).document_number).toBe('1801123456');
   });
 });
+
+describe('a country code is a word of its own, not a word of a sentence in capitals', () => {
+  it("an e-invoice's `ES UNA REPRESENTACIÓN` footer names no country; `NACIONALIDAD PER` does", () => {
+    const bill = [line(0.2, [0.05, 'RUC/documento de identidad: 80001890-7']), line(0.85, [0.2, 'ESTE DOCUMENTO ES UNA REPRESENTACIÓN GRÁFICA DE UN DOCUMENTO ELECTRÓNICO'])];
+    expect(classifyIdFront(bill)?.country ?? null).not.toBe('UNA');
+    const card = [line(0.05, [0.1, 'DOCUMENTO NACIONAL DE IDENTIDAD']), line(0.5, [0.4, 'NACIONALIDAD PER'])];
+    expect(classifyIdFront(card)?.country).toBe('PER');
+  });
+});

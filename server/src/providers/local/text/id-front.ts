@@ -275,8 +275,13 @@ function gatherEvidence(lines: Line[]): Evidence {
   if (named) other = { code: named, strength: 1 };
   if (!other) {
     // A nationality or issuing-state code printed in capitals: a word of its own, read with some confidence (never
-    // three capitals out of a word of other letters, as the OCR makes of a script it does not know).
-    const codes = lines.flatMap((l) => l.words.filter((w) => /^[^\p{L}]*[A-Z]{3}[^\p{L}]*$/u.test(w.text) && w.confidence >= 0.5).map((w) => w.text.replace(/[^A-Z]/g, ''))).filter((c) => c !== 'USA' && c in (ICAO_STATES as object));
+    // three capitals out of a word of other letters, as the OCR makes of a script it does not know), not a word of a
+    // sentence in capitals (`ES UNA REPRESENTACIÓN`, `TERMS AND CONDITIONS`: capital words on both sides), and a
+    // state's code (not the United Nations' UNO/UNA/UNK nor the X codes of stateless persons and refugees).
+    const capitalWord = (w: Word | undefined) => !!w && /^\p{Lu}{2,}$/u.test(w.text);
+    const codes = lines
+      .flatMap((l) => l.words.filter((w, i) => /^[^\p{L}]*[A-Z]{3}[^\p{L}]*$/u.test(w.text) && w.confidence >= 0.5 && !(capitalWord(l.words[i - 1]) && capitalWord(l.words[i + 1]))).map((w) => w.text.replace(/[^A-Z]/g, '')))
+      .filter((c) => c !== 'USA' && !/^(UN[AOK]|X[A-Z]{2})$/.test(c) && c in (ICAO_STATES as object));
     if (codes.length > 0) other = { code: codes[0], strength: 0.5 };
   }
   if (usScore > 0 && usScore >= (other?.strength ?? 0)) return { kind, kindStrength, country: 'USA', countryStrength: usScore, region, usLabels: usLabels.size };
