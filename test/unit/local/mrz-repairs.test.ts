@@ -74,3 +74,27 @@ describe('names: an unsure letter is not read as sure', () => {
     expect(r.fields.first_name.confidence).toBeGreaterThan(0.9);
   });
 });
+
+describe("a letter the letter/digit context made a digit: the check digit may give it back, never compensate elsewhere", () => {
+  // a small web copy of a passport whose number starts with two letters (SD9990322): the D read 66 % D, 26 % 9 between
+  // the S and the digits, where the context prefers a digit; the 0 and the last 2 hesitate with O and Z. Before, the
+  // repair kept the context's 9 and changed the S into an E read 16 % (S9 and E9 weigh alike): "E99990322", valid.
+  const num = 'SD9990322';
+  const l2head = num + mrzCheckDigit(num) + 'UTO9004137F3107014' + '<'.repeat(14) + '0';
+  const l2 = l2head + mrzCheckDigit(l2head.slice(0, 10) + l2head.slice(13, 20) + l2head.slice(21, 43));
+  const zone = ['P<UTOSAMPLE<<LANA'.padEnd(44, '<'), l2];
+  const hesitant = { '1:0': { S: 0.796, E: 0.156, I: 0.039 }, '1:1': { D: 0.656, '9': 0.258, B: 0.05 }, '1:2': { '9': 0.91, B: 0.063 }, '1:3': { '9': 0.979, R: 0.018 }, '1:5': { O: 0.427, '0': 0.419, G: 0.077 }, '1:7': { '2': 0.775, Z: 0.221 }, '1:8': { Z: 0.708, '2': 0.288 } };
+
+  it('reads SD9990322, the number the glyph model and the check digit agree on', () => {
+    const d = decode('TD3', probsFor(zone, hesitant));
+    expect(d.lines).toEqual(zone);
+    expect(d.valid).toBe(true);
+  });
+
+  it('a digit the glyph model read first stays a digit (a forged digit is not compensated by a letter)', () => {
+    // the same cell read 66 % 9, 26 % D: the check digit fails with the 9 and no letter is put back
+    const d = decode('TD3', probsFor(zone, { ...hesitant, '1:1': { '9': 0.656, D: 0.258, B: 0.05 } }));
+    expect(d.lines[1].slice(0, 9)).not.toBe(num);
+    expect(d.lines[1][1]).toBe('9');
+  });
+});

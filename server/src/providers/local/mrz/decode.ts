@@ -206,11 +206,16 @@ function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string
     // context ruled out may still become that digit when the check digit decides so (O->0, I->1, S->5, B->8...);
     // never the other way round (see REPAIR_MIN_P)
     const twin = typeOf(cur) === 'l' ? Array.from(TWINS[cur] ?? '').filter((x) => typeOf(x) === 'd' && classes[l][i].includes(x) && !allowed[l][i].includes(x)) : [];
-    for (const ch of [...allowed[l][i], ...twin]) {
+    // a digit that only the letter/digit context chose (the glyph model read a letter first: `SD999` read `S9999`, the D
+    // at 66 %, the 9 at 26 %) may go back to that letter when the check digit decides so: it is the reading, not a
+    // compensation (a digit the glyph model read first is never made a letter)
+    const first = ALPHABET[p.reduce((b, v, k) => (v > p[b] ? k : b), 0)];
+    const own = typeOf(cur) === 'd' && typeOf(first) === 'l' && classes[l][i].includes(first) && !allowed[l][i].includes(first) ? [first] : [];
+    for (const ch of [...allowed[l][i], ...twin, ...own]) {
       if (ch === cur) continue;
       const q = p[ALPHABET.indexOf(ch)];
       // what a forger's compensation looks like (see REPAIR_MIN_P): a negligible alternative, or a digit made a letter
-      if (q < REPAIR_MIN_P || (typeOf(cur) === 'd' && typeOf(ch) === 'l')) continue;
+      if (q < REPAIR_MIN_P || (typeOf(cur) === 'd' && typeOf(ch) === 'l' && ch !== first)) continue;
       alts.push({ pos, ch, cost: ln(pc) - ln(q) });
     }
   }
