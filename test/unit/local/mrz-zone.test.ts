@@ -5,7 +5,8 @@
  * infrared and ultraviolet captures come) and a faded scan are read; so are an ultraviolet-like capture (dark violet,
  * print and paper ~50 grey levels apart, noisy) and a worn noisy scan (image.ts cleanedCopy: the copy searched when
  * the first search finds nothing); and a card's zone beside another card in one image, whose lines the first pass saw
- * merged (read at the double-resolution pass).
+ * merged (read at the double-resolution pass); a small zone printed sideways under a specimen's outlined word, whose
+ * lines and the word's strokes the locator sees as one blob (read from a strip scaled to one line, strictly).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { readMrz } from '../../../server/src/providers/local/mrz/index.ts';
 import { cleanedCopy, greyFrom } from '../../../server/src/providers/local/mrz/image.ts';
 import { bandSets, zoneStrip } from '../../../server/src/providers/local/mrz/lines.ts';
 import { locateZones } from '../../../server/src/providers/local/mrz/locate.ts';
-import { loadPage, renderIdCard } from './support-mrz.ts';
+import { loadPage, renderIdCard, renderSidewaysZonePage } from './support-mrz.ts';
 
 const TD3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
 
@@ -213,5 +214,21 @@ describe('a card beside another card in one image (both sides photographed toget
     const r = await readMrz(await loadPage(both));
     expect(r?.lines).toEqual(TRUTH.find((t) => t.path === 'mrz/Arg0s1080-mrz__id_cards__Lithuania.png')!.expected.mrz_lines);
     expect(r?.valid).toBe(true);
+  }, 30_000);
+});
+
+describe('a zone whose lines the locator sees merged into one blob with a watermark (a substitute card printed sideways)', () => {
+  const TD2 = ['IXD<<MUSTERMANN<<ERIKA<<<<<<<<<<<<<<', 'Q<00000002D<<6408125<2010175<<<<<<<0'];
+
+  it('reads the zone from a strip scaled to one of its lines', async () => {
+    const r = await readMrz(await loadPage(await renderSidewaysZonePage(TD2, { pitch: 13, stroke: { alpha: 0.5, width: 1.5 } })));
+    expect(r?.lines).toEqual(TD2);
+    expect(r?.valid).toBe(true);
+  }, 30_000);
+
+  it('a heavier stroke across the number: no zone rather than one passed on a misread number', async () => {
+    // the stroke through two 0s of the number reads them 6 and Q 0: "0<0000600" passes the same check digit
+    const r = await readMrz(await loadPage(await renderSidewaysZonePage(TD2, { pitch: 13, stroke: { alpha: 0.8, width: 2 } })));
+    if (r?.valid) expect(r.lines).toEqual(TD2);
   }, 30_000);
 });

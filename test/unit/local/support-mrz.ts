@@ -237,3 +237,58 @@ export async function angled(buf: Buffer, shrink: number, flip: boolean): Promis
   }
   return sharp(out, { raw: { width: W, height: H, channels: 3 } }).png().toBuffer();
 }
+
+/**
+ * A booklet page with a small zone printed sideways (read top to bottom), as a substitute identity card prints it,
+ * beside a few sideways captions, and a large outlined word (a specimen's MUSTER) across the zone at 60 degrees: at the
+ * locator's scale the zone's lines and the word's strokes merge into one blob. `pitch`: cell width in px; `stroke`:
+ * the word's opacity and line width. Rendered at test time (DejaVu Sans Mono, as renderIdCard).
+ */
+export async function renderSidewaysZonePage(lines: string[], o: { pitch: number; stroke?: { alpha: number; width: number } }): Promise<Buffer> {
+  const { createCanvas, GlobalFonts } = await import('@napi-rs/canvas');
+  if (!GlobalFonts.has('DejaVu Sans Mono')) GlobalFonts.registerFromPath('/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf', 'DejaVu Sans Mono');
+  const W = 1000;
+  const H = 1070;
+  const c = createCanvas(W, H);
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = 'rgb(226, 236, 222)';
+  ctx.fillRect(0, 0, W, H);
+  ctx.strokeStyle = 'rgba(150, 170, 150, 0.15)';
+  for (let k = 0; k < 40; k++) {
+    ctx.beginPath();
+    for (let x = 0; x <= W; x += 6) {
+      const y = (k * H) / 40 + 9 * Math.sin((x / W) * 9 + k * 0.7);
+      if (x === 0) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    }
+    ctx.stroke();
+  }
+  ctx.fillStyle = 'rgb(50, 50, 50)';
+  ctx.save();
+  ctx.translate(W * 0.5, H * 0.02);
+  ctx.rotate(Math.PI / 2);
+  ctx.font = `${Math.round(o.pitch * 1.3)}px DejaVu Sans`;
+  ['Amtliche Vermerke', 'Official remarks', 'Observations officielles'].forEach((t, i) => ctx.fillText(t, 0, -i * o.pitch * 1.8));
+  ctx.restore();
+  const fontPx = o.pitch / 0.6;
+  ctx.save();
+  ctx.translate(W * 0.37, H * 0.55);
+  ctx.rotate(Math.PI / 2);
+  ctx.font = `${fontPx}px DejaVu Sans Mono`;
+  ctx.fillStyle = 'rgb(30, 30, 34)';
+  lines.forEach((line, li) => {
+    for (let k = 0; k < line.length; k++) ctx.fillText(line[k], k * o.pitch + (o.pitch - ctx.measureText(line[k]).width) / 2, li * fontPx * 1.25);
+  });
+  ctx.restore();
+  if (o.stroke) {
+    ctx.save();
+    ctx.translate(W * 0.3, H * 0.8);
+    ctx.rotate(-Math.PI / 3);
+    ctx.font = `bold ${Math.round(fontPx * 5)}px DejaVu Sans`;
+    ctx.strokeStyle = `rgba(60, 60, 60, ${o.stroke.alpha})`;
+    ctx.lineWidth = o.stroke.width;
+    ctx.strokeText('MUSTER', 0, 0);
+    ctx.restore();
+  }
+  return c.toBuffer('image/png');
+}

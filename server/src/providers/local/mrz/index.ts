@@ -121,8 +121,9 @@ function bentGrids(strip: Strip, set: Band[], n: number, flat: Array<LineGeom & 
 const zoneLike = (h: Hypothesis) => !h.d.gateReasons.some((r) => r === 'confidence' || r === 'names');
 
 /** Read one zone candidate: every band set, grid size, direction and format; appends to `out`. */
-function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hypothesis[]): void {
-  const strip = zoneStrip(img, z, mean);
+/** `merged`: the zone's lines seen merged into its one blob (mergedLines): read from a finer strip. */
+function readZone(img: Grey, z: ZoneCandidate, zi: number, mean: number, out: Hypothesis[], merged = false): void {
+  const strip = zoneStrip(img, z, mean, merged);
   for (const set of bandSets(strip).slice(0, MAX_SETS)) {
     let done = false;
     const ns = set.length === 3 ? [30] : [44, 36];
@@ -277,9 +278,39 @@ function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }, seen: Zo
     for (const z of secondPassFilter(img, locateZones(img, side), side, seen).slice(0, maxZones)) {
       yield;
       seen.push(z);
-      readZone(img, z, zi.n++, mean, hyps);
+      const first = hyps.length;
+      const n = zi.n++;
+      readZone(img, z, n, mean, hyps);
+      for (const m of mergedLines(z)) {
+        if (hyps.slice(first).some((h) => h.d.gate)) break;
+        yield;
+        // only readings whose checks all pass with at most BENT_MAX_CHANGED characters changed are kept, as from the
+        // bent grids: what merged the lines, a watermark's stroke, also lies across glyphs (a stroke through two 0s of
+        // a number read them 6 and passed its check by chance)
+        const found: Hypothesis[] = [];
+        readZone(img, m, n, mean, found, true);
+        hyps.push(...found.filter((h) => h.d.gate && h.d.valid && h.d.repaired <= BENT_MAX_CHANGED));
+      }
     }
   }
+}
+
+/** A line blob shorter than this many times its thickness is no MRZ line (30 characters and more): lines merged. */
+const MERGED_RATIO = 15;
+
+/**
+ * A zone whose lines the locator saw merged into one blob (lines a few pixels apart at its scale, a watermark's outline
+ * across them: a substitute card's small zone printed sideways on a booklet page): the blob is too thick for one line
+ * (under MERGED_RATIO times as long), and its strip, scaled to the blob, shrinks the glyphs below reading size. Read
+ * again as merged lines (zoneStrip), along the blob's own direction and along its axis (what merged the lines also
+ * turns the blob). None for a blob of a line's shape or a zone of several blobs.
+ */
+function mergedLines(z: ZoneCandidate): ZoneCandidate[] {
+  if (z.lines.length !== 1) return [];
+  const l = z.lines[0];
+  if (l.length >= MERGED_RATIO * l.thickness) return [];
+  const [ax, ay] = z.axis === 'h' ? [1, 0] : [0, 1];
+  return l.ux === ax && l.uy === ay ? [z] : [z, { ...z, lines: [{ ...l, ux: ax, uy: ay }] }];
 }
 
 /** How many zone candidates the search of the cleaned copy reads at most. */

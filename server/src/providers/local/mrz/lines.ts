@@ -10,6 +10,9 @@ import type { ZoneCandidate } from './locate.ts';
 
 const STRIP_CAP = 18;
 
+/** Thickness of one line of a zone whose lines the locator saw merged into one blob, as a share of the blob's. */
+export const MERGED_SHARE = 2.5;
+
 export interface Band {
   /** Rows (strip px) of the glyph band and its centre. */
   top: number;
@@ -43,7 +46,12 @@ function median(a: number[]): number {
 }
 
 /** Resample the neighbourhood of a zone candidate into a strip, reading direction along +x. */
-export function zoneStrip(img: Grey, z: ZoneCandidate, meanGrey: number): Strip {
+/**
+ * `merged`: the zone's lines were seen merged into the one blob (its thickness is two lines' and more): the strip is
+ * scaled to one line's thickness (MERGED_SHARE of the blob's), and reaches along the line only a fifth of the blob's
+ * length past its ends, not 60 % (the blob's ends are the zone's: it is no line found in pieces).
+ */
+export function zoneStrip(img: Grey, z: ZoneCandidate, meanGrey: number, merged = false): Strip {
   let ux = 0;
   let uy = 0;
   let px = 0;
@@ -64,7 +72,7 @@ export function zoneStrip(img: Grey, z: ZoneCandidate, meanGrey: number): Strip 
   const vx = -uy;
   const vy = ux;
   const T = median(z.lines.map((l) => l.thickness));
-  const r = Math.max(0.25, T / STRIP_CAP);
+  const r = Math.max(0.25, (merged ? T / MERGED_SHARE : T) / STRIP_CAP);
   // across: the member lines plus room for missed MRZ lines on either side
   const corners = [
     [0, 0],
@@ -78,8 +86,9 @@ export function zoneStrip(img: Grey, z: ZoneCandidate, meanGrey: number): Strip 
     const a = (l.cx - px) * ux + (l.cy - py) * uy;
     return [a - l.length / 2, a + l.length / 2];
   });
-  const amin = Math.max(Math.min(...corners.map((c) => c.a)), Math.min(...along) - 0.6 * L);
-  const amax = Math.min(Math.max(...corners.map((c) => c.a)), Math.max(...along) + 0.6 * L);
+  const reach = merged ? 0.2 : 0.6;
+  const amin = Math.max(Math.min(...corners.map((c) => c.a)), Math.min(...along) - reach * L);
+  const amax = Math.min(Math.max(...corners.map((c) => c.a)), Math.max(...along) + reach * L);
   const offs = z.lines.map((l) => (l.cx - px) * vx + (l.cy - py) * vy);
   const bmin = Math.max(Math.min(...corners.map((c) => c.b)), Math.min(...offs) - 4.5 * T);
   const bmax = Math.min(Math.max(...corners.map((c) => c.b)), Math.max(...offs) + 4.5 * T);
