@@ -98,3 +98,16 @@ describe("a letter the letter/digit context made a digit: the check digit may gi
     expect(d.lines[1][1]).toBe('9');
   });
 });
+
+describe('a letter is given back only where the context chose between a letter and a digit', () => {
+  it('a 0 read O first between digits stays a 0 (beside a Q read for another 0: Q and O weigh 26 and 24, both times 7)', () => {
+    const num = '029067<<<';
+    const l1 = 'I<MCO' + num + mrzCheckDigit(num) + '<'.repeat(15);
+    const l2head = '9901018F0903248MCO' + '<'.repeat(11);
+    const l2 = l2head + mrzCheckDigit(l1.slice(5, 30) + l2head.slice(0, 7) + l2head.slice(8, 15) + l2head.slice(18, 29));
+    const zone = [l1, l2, 'SPECIMEN<<SPECIMEN<<<<<<<<<<<<'];
+    // an ultraviolet-like capture: the first 0 read Q first, the fourth O first, the digits close behind
+    const d = decode('TD1', probsFor(zone, { '0:5': { Q: 0.5, '0': 0.3, O: 0.1 }, '0:8': { O: 0.5, '0': 0.4 } }));
+    expect(d.lines[0].slice(5, 14)).not.toBe('Q29O67<<<');
+  });
+});

@@ -183,7 +183,8 @@ function checkPasses(lines: string[][], c: CheckDef): boolean {
 const REPAIR_MIN_P = 0.1;
 
 /** Try substitutions in the field; apply the cheapest that passes if it beats a misread check digit. Returns the positions changed. */
-function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string[][], classes: string[][], c: CheckDef): Pos[] {
+/** `split`: cells the letter/digit context made digits between a letter and a digit though the glyph model read a letter first. */
+function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string[][], classes: string[][], c: CheckDef, split: ReadonlySet<string>): Pos[] {
   if (checkPasses(lines, c)) return [];
   const [dl, di] = c.digit;
   const cd = lines[dl][di];
@@ -206,11 +207,13 @@ function repairCheck(lines: string[][], probs: Float32Array[][], allowed: string
     // context ruled out may still become that digit when the check digit decides so (O->0, I->1, S->5, B->8...);
     // never the other way round (see REPAIR_MIN_P)
     const twin = typeOf(cur) === 'l' ? Array.from(TWINS[cur] ?? '').filter((x) => typeOf(x) === 'd' && classes[l][i].includes(x) && !allowed[l][i].includes(x)) : [];
-    // a digit that only the letter/digit context chose (the glyph model read a letter first: `SD999` read `S9999`, the D
-    // at 66 %, the 9 at 26 %) may go back to that letter when the check digit decides so: it is the reading, not a
-    // compensation (a digit the glyph model read first is never made a letter)
+    // a digit that only the context's digit prior chose between a letter and a digit (the glyph model read a letter
+    // first: `SD999` read `S9999`, the D at 66 %, the 9 at 26 %) may go back to that letter when the check digit decides
+    // so: it is the reading, not a compensation. Not where digits stand on both sides (a 0 read 50 % O between digits
+    // stays a 0: given back, it passed beside a Q read for another 0, 26 and 24 times 7), and a digit the glyph model
+    // read first is never made a letter
     const first = ALPHABET[p.reduce((b, v, k) => (v > p[b] ? k : b), 0)];
-    const own = typeOf(cur) === 'd' && typeOf(first) === 'l' && classes[l][i].includes(first) && !allowed[l][i].includes(first) ? [first] : [];
+    const own = split.has(`${l}:${i}`) && typeOf(cur) === 'd' && typeOf(first) === 'l' && classes[l][i].includes(first) && !allowed[l][i].includes(first) ? [first] : [];
     for (const ch of [...allowed[l][i], ...twin, ...own]) {
       if (ch === cur) continue;
       const q = p[ALPHABET.indexOf(ch)];
@@ -367,8 +370,9 @@ const AMBIGUOUS = 0.1;
  * the classifier and the check digit decide. Unambiguous positions are restricted to their type, so that the
  * check-digit repair cannot turn a clear digit into a letter (a wrong number that happens to pass its check).
  */
-function numberContext(format: MrzFormat, layoutLines: string[], probs: Float32Array[][], allowed: string[][]): void {
+function numberContext(format: MrzFormat, layoutLines: string[], probs: Float32Array[][], allowed: string[][]): Set<string> {
   const checked = checkedKeys(format);
+  const split = new Set<string>();
   layoutLines.forEach((classes, l) => {
     let i = 0;
     while (i < classes.length) {
@@ -417,6 +421,7 @@ function numberContext(format: MrzFormat, layoutLines: string[], probs: Float32A
             for (let c = 0; c < 10; c++) bd = Math.max(bd, p[c]);
             for (let c = 10; c < 36; c++) bl = Math.max(bl, p[c]);
             type = 3 * bd >= bl ? 'd' : 'l';
+            if (type === 'd' && bl > bd) split.add(`${l}:${k}`);
           } else {
             // at the edge of the field: leave both types to the classifier and the check digit
             allowed[l][k] = DIGITS + LETTERS + (it.filler ? '<' : '');
@@ -428,6 +433,7 @@ function numberContext(format: MrzFormat, layoutLines: string[], probs: Float32A
       i = e;
     }
   });
+  return split;
 }
 
 /**
@@ -494,7 +500,7 @@ function decodeWith(format: MrzFormat, probs: Float32Array[][], usePrior: boolea
   const layout = LAYOUT[format];
   const french = format === 'FRENCH_NATIONAL_ID';
   const allowed = classesOf(format);
-  numberContext(format, layout.lines, probs, allowed);
+  const split = numberContext(format, layout.lines, probs, allowed);
   const raw: string[][] = [];
   const lines: string[][] = [];
   let sumConf = 0;
@@ -605,7 +611,7 @@ function decodeWith(format: MrzFormat, probs: Float32Array[][], usePrior: boolea
   }
   const passedRaw = defs.individual.filter((c) => c.name !== 'personal_number' && checkPasses(lines, c)).length;
   const allChecks = [...defs.individual, ...(defs.composite ? [defs.composite] : [])];
-  for (const c of allChecks) repairCheck(lines, probs, allowed, classes, c);
+  for (const c of allChecks) repairCheck(lines, probs, allowed, classes, c, split);
   zerosNotOs(lines, classes, numberDef);
   // the checks that pass in the end (repaired or as read), by the positions they cover (field and digit)
   const checked = new Map<string, number>();

@@ -281,7 +281,8 @@ function* searchSteps(img: Grey, hyps: Hypothesis[], zi: { n: number }, seen: Zo
       const first = hyps.length;
       const n = zi.n++;
       readZone(img, z, n, mean, hyps);
-      for (const m of mergedLines(z)) {
+      // (only where the double-resolution pass does not run: a larger image reads its merged lines there)
+      for (const m of Math.max(img.w, img.h) < 1.5 * LOCATE_SIDE ? mergedLines(z) : []) {
         if (hyps.slice(first).some((h) => h.d.gate)) break;
         yield;
         // only readings whose checks all pass with at most BENT_MAX_CHANGED characters changed are kept, as from the
