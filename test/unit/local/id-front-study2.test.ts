@@ -210,5 +210,8 @@ describe('a country code is a word of its own, not a word of a sentence in capit
     expect(classifyIdFront(bill)?.country ?? null).not.toBe('UNA');
     const card = [line(0.05, [0.1, 'DOCUMENTO NACIONAL DE IDENTIDAD']), line(0.5, [0.4, 'NACIONALIDAD PER'])];
     expect(classifyIdFront(card)?.country).toBe('PER');
+    // a row of cells is no sentence: the code between two labels of other cells still counts
+    const row = [line(0.05, [0.1, 'DOCUMENTO NACIONAL DE IDENTIDAD']), line(0.5, [0.1, 'NACIONALIDAD'], [0.4, 'PER'], [0.7, 'SEXO'])];
+    expect(classifyIdFront(row)?.country).toBe('PER');
   });
 });

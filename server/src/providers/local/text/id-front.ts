@@ -278,9 +278,14 @@ function gatherEvidence(lines: Line[]): Evidence {
     // three capitals out of a word of other letters, as the OCR makes of a script it does not know), not a word of a
     // sentence in capitals (`ES UNA REPRESENTACIÓN`, `TERMS AND CONDITIONS`: capital words on both sides), and a
     // state's code (not the United Nations' UNO/UNA/UNK nor the X codes of stateless persons and refugees).
-    const capitalWord = (w: Word | undefined) => !!w && /^\p{Lu}{2,}$/u.test(w.text);
+    // A neighbour counts only in the code's own cell: a row of cells (`NATIONALITY  FRA  SEX`) is no sentence.
+    const inSentence = (l: Line, i: number) => {
+      const cell = l.cells.find((c) => i >= c.from && i < c.to);
+      const capital = (j: number) => !!cell && j >= cell.from && j < cell.to && /^\p{Lu}{2,}$/u.test(l.words[j].text);
+      return capital(i - 1) && capital(i + 1);
+    };
     const codes = lines
-      .flatMap((l) => l.words.filter((w, i) => /^[^\p{L}]*[A-Z]{3}[^\p{L}]*$/u.test(w.text) && w.confidence >= 0.5 && !(capitalWord(l.words[i - 1]) && capitalWord(l.words[i + 1]))).map((w) => w.text.replace(/[^A-Z]/g, '')))
+      .flatMap((l) => l.words.filter((w, i) => /^[^\p{L}]*[A-Z]{3}[^\p{L}]*$/u.test(w.text) && w.confidence >= 0.5 && !inSentence(l, i)).map((w) => w.text.replace(/[^A-Z]/g, '')))
       .filter((c) => c !== 'USA' && !/^(UN[AOK]|X[A-Z]{2})$/.test(c) && c in (ICAO_STATES as object));
     if (codes.length > 0) other = { code: codes[0], strength: 0.5 };
   }
