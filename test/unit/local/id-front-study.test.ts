@@ -4,18 +4,10 @@
  * hand-made layouts, one per rule.
  */
 import { describe, expect, it } from 'vitest';
-import { getEntry } from '../../../server/src/catalogue/index.ts';
-import { classifyIdFront, readIdFrontFields, unglueWords } from '../../../server/src/providers/local/text/id-front.ts';
+import { classifyIdFront, unglueWords } from '../../../server/src/providers/local/text/id-front.ts';
 import type { TextLine } from '../../../server/src/providers/local/types.ts';
+import { fields } from './support-id-front.ts';
 import { line } from './support-text.ts';
-
-function fields(lines: TextLine[]) {
-  const c = classifyIdFront(lines)!;
-  expect(c).not.toBeNull();
-  const entry = getEntry(c.type)!;
-  const f = readIdFrontFields(lines, entry, entry.fields, { country: c.country, region: c.region });
-  return Object.fromEntries(Object.entries(f).map(([k, x]) => [k, x.value]));
-}
 
 /** A US licence's frame around its name lines: title, number, the name lines, the address, the dates. */
 const licence = (names: TextLine[], more: TextLine[] = []) => [

@@ -5,18 +5,9 @@
  * Small hand-made layouts, one per rule.
  */
 import { describe, expect, it } from 'vitest';
-import { getEntry } from '../../../server/src/catalogue/index.ts';
-import { classifyIdFront, classifyIdFrontBoth, readIdFrontFields, unglueWords } from '../../../server/src/providers/local/text/id-front.ts';
-import type { TextLine } from '../../../server/src/providers/local/types.ts';
+import { classifyIdFront, classifyIdFrontBoth, unglueWords } from '../../../server/src/providers/local/text/id-front.ts';
+import { fields } from './support-id-front.ts';
 import { line } from './support-text.ts';
-
-function fields(lines: TextLine[]) {
-  const c = classifyIdFront(lines)!;
-  expect(c).not.toBeNull();
-  const entry = getEntry(c.type)!;
-  const f = readIdFrontFields(lines, entry, entry.fields, { country: c.country, region: c.region });
-  return Object.fromEntries(Object.entries(f).map(([k, x]) => [k, x.value]));
-}
 
 const croatian = (sex: string) => [
   line(0.05, [0.3, 'REPUBLIKA HRVATSKA'], [0.62, 'OSOBNA ISKAZNICA']),

@@ -10,6 +10,16 @@ import { readingFromMrz } from '../../../server/src/providers/local/id-documents
 import { mrzCheckDigit } from '../../../server/src/validators/mrz.ts';
 import { probsFor } from './support-mrz.ts';
 
+/**
+ * A TD1 zone of identity card `I<`: the state, the document number and its check digit on line 1, line 2's first 29
+ * characters as given (birth, sex, expiry, nationality, optional data) and its composite check digit, the names padded.
+ */
+function td1Zone(state: string, number: string, line2Head: string, names: string): string[] {
+  const l1 = ('I<' + state + number + mrzCheckDigit(number)).padEnd(30, '<');
+  const l2 = line2Head + mrzCheckDigit(l1.slice(5, 30) + line2Head.slice(0, 7) + line2Head.slice(8, 15) + line2Head.slice(18, 29));
+  return [l1, l2, names.padEnd(30, '<')];
+}
+
 const REF = '2026-11-24';
 // the ICAO example, issued by Malaysia (state codes are covered by no check digit: the zone stays valid)
 const MYS = ['P<MYSERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36MYS7408122F1204159ZE184226B<<<<<10'];
@@ -39,11 +49,9 @@ describe('state codes: the ICAO list repairs, when the glyph model allows it', (
 
 describe('check digits decide O/0, I/1, S/5, B/8 in alphanumeric fields', () => {
   // TD1 document number ABCD0EFGH: the 0 between letters, which the letter/digit context alone would read O
-  const num = 'ABCD0EFGH';
-  const l1 = 'I<UTO' + num + mrzCheckDigit(num) + '<'.repeat(15);
   const l2head = '7408122F1204159UTO' + '<'.repeat(11);
-  const l2 = l2head + mrzCheckDigit(l1.slice(5, 30) + l2head.slice(0, 7) + l2head.slice(8, 15) + l2head.slice(18, 29));
-  const td1 = [l1, l2, 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+  const td1 = td1Zone('UTO', 'ABCD0EFGH', l2head, 'ERIKSSON<<ANNA<MARIA');
+  const l2 = td1[1];
 
   it('reads the 0 the check digit asks for, though letters surround it', () => {
     const d = decode('TD1', probsFor(td1, { '0:9': { O: 0.55, '0': 0.4 } }));
@@ -101,11 +109,7 @@ describe("a letter the letter/digit context made a digit: the check digit may gi
 
 describe('a letter is given back only where the context chose between a letter and a digit', () => {
   it('a 0 read O first between digits stays a 0 (beside a Q read for another 0: Q and O weigh 26 and 24, both times 7)', () => {
-    const num = '029067<<<';
-    const l1 = 'I<MCO' + num + mrzCheckDigit(num) + '<'.repeat(15);
-    const l2head = '9901018F0903248MCO' + '<'.repeat(11);
-    const l2 = l2head + mrzCheckDigit(l1.slice(5, 30) + l2head.slice(0, 7) + l2head.slice(8, 15) + l2head.slice(18, 29));
-    const zone = [l1, l2, 'SPECIMEN<<SPECIMEN<<<<<<<<<<<<'];
+    const zone = td1Zone('MCO', '029067<<<', '9901018F0903248MCO' + '<'.repeat(11), 'SPECIMEN<<SPECIMEN');
     // an ultraviolet-like capture: the first 0 read Q first, the fourth O first, the digits close behind
     const d = decode('TD1', probsFor(zone, { '0:5': { Q: 0.5, '0': 0.3, O: 0.1 }, '0:8': { O: 0.5, '0': 0.4 } }));
     expect(d.lines[0].slice(5, 14)).not.toBe('Q29O67<<<');

@@ -403,8 +403,12 @@ function saysSomething(m: Modules, lines: TextLine[]): boolean {
 
 /** The page's text classifies as a receipt or an invoice (a finance type, sure). */
 function saysReceiptOrInvoice(m: Modules, lines: TextLine[]): boolean {
-  if (lines.length === 0) return false;
-  const top = m.classifyText(lines).candidates[0];
+  return lines.length > 0 && sureFinance(m.classifyText(lines));
+}
+
+/** The text's best type is a receipt or an invoice (category `finance`) at 0.5 or more. */
+function sureFinance(text: TextClassification): boolean {
+  const top = text.candidates[0];
   return top !== undefined && top.confidence >= 0.5 && getEntry(top.type)?.category === 'finance';
 }
 
@@ -590,9 +594,9 @@ const ID_CATEGORIES = new Set(['identity', 'driving', 'residence']);
  * print a capital word that is an ICAO code (`ES UNA ...`).
  */
 function frontWins(front: IdFrontClassification, text: TextClassification): boolean {
+  if (sureFinance(text)) return false;
   const top = text.candidates[0];
   const topEntry = top ? getEntry(top.type) : undefined;
-  if (top && topEntry?.category === 'finance' && top.confidence >= 0.5) return false;
   return !top || front.confidence >= top.confidence || !topEntry || topEntry.generic === true || ID_CATEGORIES.has(topEntry.category);
 }
 

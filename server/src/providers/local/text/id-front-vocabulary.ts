@@ -58,6 +58,14 @@ export const LABELS: Array<[string, RegExp]> = [
  */
 export const NUMBERED_EU: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '5': 'document_number', '8': 'address' };
 export const NUMBERED_US: Record<string, string> = { '1': 'last_name', '2': 'first_name', '3': 'birth_date', '4a': 'issue_date', '4b': 'expiry_date', '4c': 'other', '4d': 'document_number', '5': 'other', '8': 'address', '15': 'sex' };
+
+/** AAMVA's name keys as a word's start: the key alone or glued to its name (`1`, `1SAMPLE`, `2.DEREK`), and the key to strip. */
+export const US_NAME_KEYS = Object.fromEntries(
+  Object.entries(NUMBERED_US)
+    .filter(([, field]) => field === 'last_name' || field === 'first_name')
+    .map(([key, field]) => [field, { word: new RegExp(`^${key}[.:]?(\\p{Lu}[\\p{Lu}'-]+)?$`, 'u'), key: new RegExp(`^${key}[.:]?`) }]),
+) as Record<'last_name' | 'first_name', { word: RegExp; key: RegExp }>;
+
 /** A word that is a numbered field's label: its key and its mark (`.`, `:`, `)`; none for `4b`). */
 export const NUMBERED_LABEL = /^(\d{1,2}[a-d]?)([.:)])?$/i;
 

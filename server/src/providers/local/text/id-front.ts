@@ -21,7 +21,7 @@ import { states as ICAO_STATES } from 'mrz';
 import { allEntries, type CatalogueEntry } from '../../../catalogue/index.ts';
 import type { ReadField } from '../../types.ts';
 import type { Box, TextLine } from '../types.ts';
-import { GB_DRIVER_NUMBER, LABELS, NUMBERED_EU, NUMBERED_KEYS, NUMBERED_LABEL, NUMBERED_US, sexValue, TITLES, type Kind } from './id-front-vocabulary.ts';
+import { GB_DRIVER_NUMBER, LABELS, NUMBERED_EU, NUMBERED_KEYS, NUMBERED_LABEL, NUMBERED_US, sexValue, TITLES, US_NAME_KEYS, type Kind } from './id-front-vocabulary.ts';
 import { findDates, foldKeep, foldPhrase, prepareLines, union, type Line, type Word } from './normalize.ts';
 
 // ------------------------------------------------------------------ US states
@@ -342,13 +342,6 @@ export function classifyIdFront(raw: readonly TextLine[]): IdFrontClassification
 // ------------------------------------------------------------------ fields
 
 type FieldKind = 'date' | 'name' | 'number' | 'sex' | 'code' | 'text';
-
-/** AAMVA's name keys as a word's start: the key alone or glued to its name (`1`, `1SAMPLE`, `2.DEREK`), and the key to strip. */
-const US_NAME_KEYS = Object.fromEntries(
-  Object.entries(NUMBERED_US)
-    .filter(([, field]) => field === 'last_name' || field === 'first_name')
-    .map(([key, field]) => [field, { word: new RegExp(`^${key}[.:]?(\\p{Lu}[\\p{Lu}'-]+)?$`, 'u'), key: new RegExp(`^${key}[.:]?`) }]),
-) as Record<'last_name' | 'first_name', { word: RegExp; key: RegExp }>;
 
 function numberedLabels(lines: Line[], us: boolean, taken: Set<Word>): Label[] {
   const map = us ? NUMBERED_US : NUMBERED_EU;
