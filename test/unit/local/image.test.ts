@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../server/src/errors.ts';
-import { MAX_HEIC_PIXELS, decodeImage, fitInside, greyFromRgb, pageImageFromRgba } from '../../../server/src/providers/local/image.ts';
+import { MAX_HEIC_PIXELS, blankPage, decodeImage, fitInside, greyFromRgb, pageImageFromRgba } from '../../../server/src/providers/local/image.ts';
+import { renderPdfPage } from '../../../server/src/providers/local/pdf.ts';
 import { MAX_READ_SIDE, type PageImage } from '../../../server/src/providers/local/types.ts';
 
 const IDS = path.resolve('../shared/testdata/documents/id-images/PassportEye/testdata');
@@ -191,5 +193,31 @@ describe('pageImageFromRgba', () => {
 
   it('greyFromRgb is Rec. 601 luma', () => {
     expect([...greyFromRgb(Uint8Array.from([255, 0, 0, 0, 255, 0, 0, 0, 255, 10, 10, 10]), 4)]).toEqual([76, 150, 29, 10]);
+  });
+});
+
+describe('blankPage: a page with nothing to read is not searched', () => {
+  /** One A4 page drawn by `draw`, rendered as the readers render a scanned PDF's page. */
+  async function a4(draw: (doc: PDFKit.PDFDocument) => void): Promise<PageImage> {
+    const pdf = await new Promise<Buffer>((resolve) => {
+      const doc = new PDFDocument({ size: 'A4', autoFirstPage: false });
+      const chunks: Buffer[] = [];
+      doc.on('data', (c: Buffer) => chunks.push(c));
+      doc.on('end', () => resolve(Buffer.concat(chunks)));
+      draw(doc.addPage());
+      doc.end();
+    });
+    return pageImageFromRgba(await renderPdfPage(new Uint8Array(pdf), 1, { maxSide: MAX_READ_SIDE }), 1);
+  }
+
+  it('a blank page, a page with a solid bar or a ruled box is blank', async () => {
+    expect(blankPage(await a4(() => {}))).toBe(true);
+    expect(blankPage(await a4((d) => d.rect(72, 72, 300, 40).fill('#777777')))).toBe(true);
+    expect(blankPage(await a4((d) => d.rect(60, 60, 470, 700).lineWidth(2).stroke('#000000')))).toBe(true);
+  });
+
+  it('one short line of small text is not blank, nor is a photo', async () => {
+    expect(blankPage(await a4((d) => d.fontSize(9).text('Total 120,00 EUR', 72, 400)))).toBe(false);
+    expect(blankPage(await decodeImage(new Uint8Array(fs.readFileSync(path.join(IDS, '100_id-che.jpg'))), 'image/jpeg'))).toBe(false);
   });
 });

@@ -319,6 +319,11 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     if (render) await render();
     for (const image of images) {
       const page: PageEvidence = { image, mrz: null, pdf417: null, lines: [], warnings: [] };
+      // A blank page (a scan's blank back, a page holding a bar or a box): nothing to search, nothing to assess.
+      if (m.blankPage(image)) {
+        ev.pages.push(page);
+        continue;
+      }
       // A page of a till receipt's shape (no MRZ document or card is this tall) is read first: when its text says
       // receipt or invoice, the zone and barcode searches (up to a second of CPU on a receipt) are not run.
       let early: { lines: TextLine[] | null } | null = null;
