@@ -379,13 +379,17 @@ function buildCtx(lines: Line[], language: string | null, country: string | null
     point += (l.text.match(/(?<!\d\.\d*)\d\.\d{2}(?![\d.])/g) ?? []).length;
   }
   const commaDecimal = comma !== point ? comma > point : language !== 'en';
+  // No amount with cents anywhere, and three amounts or more grouped in thousands (`10,400`, `100,300`, `28.861`):
+  // a currency without cents (Chilean pesos...), whose `1,234` is 1234 even in a language that writes decimal commas.
+  const grouped = lines.reduce((n, l) => n + (l.text.match(/(?<![\d.,])[1-9]\d{0,2}[.,]\d{3}(?![\d.,])/g) ?? []).length, 0);
+  const wholeUnits = comma === 0 && point === 0 && grouped >= 3;
   const dayFirst = documentDayFirst(lines, language, country);
   const dates = lines.map((l) => findDates(l.fold, dayFirst));
   const ibans = lines.map((l) => findIbans(l.text));
   const ids = lines.map((l) => findTaxIds(l.text));
   const amounts = lines.map((l, i) => {
     const masked = [...dates[i], ...ibans[i], ...ids[i]];
-    return findAmounts(l.fold, commaDecimal).filter((a) => !masked.some((m) => a.start < m.end && a.end > m.start));
+    return findAmounts(l.fold, commaDecimal, wholeUnits).filter((a) => !masked.some((m) => a.start < m.end && a.end > m.start));
   });
   return { lines, language, country, dayFirst, commaDecimal, dates, amounts, ids, ibans };
 }
@@ -1024,11 +1028,11 @@ function receiptDate(ctx: Ctx): Candidate | null {
       const fixed = m && year !== null && (year > maxYear || year < 1990) ? repairYear(year, maxYear) : null;
       const date = m && fixed !== null ? findDates(`${m[1]}${fixed}`, ctx.dayFirst)[0] : undefined;
       if (m && date) d = { ...date, start: m.index, end: m.index + m[0].length };
-      else d = gluedTillDate(line.fold, ctx.dayFirst);
+      else d = gluedTillDate(line.fold, ctx.dayFirst) ?? compactTillDate(line.fold);
       if (!d) continue;
       repaired = true;
     }
-    const label = /(?<![\p{L}])(date|dated|fecha|datum|data|tarikh)(?![\p{L}])/u.test(line.fold.slice(0, d.start));
+    const label = /(?<![\p{L}])(date|dated|fecha|datum|data|tarikh|tarih)(?![\p{L}])/u.test(line.fold.slice(0, d.start));
     const time = /(?<!\d)([01]?\d|2[0-3])[:.][0-5]\d(?!\d)/.test(line.fold.slice(d.end));
     found.push({ value: d.value, confidence: (label ? 0.85 : time ? 0.8 : 0.6) * (repaired ? 0.6 : 1), line, box: spanBox(line, d.start, d.end), priority: 2, time, label });
   }
@@ -1041,9 +1045,24 @@ function receiptDate(ctx: Ctx): Candidate | null {
  * the time. Only with the time glued on, which says where the year ends.
  */
 function gluedTillDate(fold: string, dayFirst: boolean): DateMatch | undefined {
-  const m = /(\d{2}\/\d{2}\/(?:19|20)\d{2})(?=[0-2]?\d:[0-5]\d)/.exec(fold);
+  // (Or year first: `Date: 2017/07/1220:54:54`.)
+  const m = /(\d{2}\/\d{2}\/(?:19|20)\d{2}|(?<!\d)(?:19|20)\d{2}([-/.])\d{2}\2\d{2})(?=[0-2]?\d:[0-5]\d)/.exec(fold);
   const date = m ? findDates(m[1], dayFirst)[0] : undefined;
   return m && date ? { ...date, start: m.index, end: m.index + m[1].length } : undefined;
+}
+
+/**
+ * A card terminal's date written as one number after its label (`Date and time: 20220809 104605`,
+ * `Date: 20220411113218`): year, month and day, then the time or nothing. Only after a date label.
+ */
+function compactTillDate(fold: string): DateMatch | undefined {
+  const m = /(?<![\p{L}])(?:date|fecha|datum|data|tarih)(?![\p{L}])[^\d]{0,16}((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?=(?:[01]\d|2[0-3])[0-5]\d[0-5]\d(?!\d)|(?!\d))/u.exec(fold);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  if (dt.getUTCMonth() !== mo - 1 || y < 1990 || y > new Date().getUTCFullYear() + 1) return undefined;
+  const start = m.index + m[0].length - 8;
+  return { value: `${m[1]}-${m[2]}-${m[3]}`, start, end: start + 8, ambiguous: false };
 }
 
 // `购`/`买` alone: a Chinese VAT invoice prints its buyer heading 购买方 one character a line, down the block's edge.

@@ -278,7 +278,8 @@ const CURRENCY_TOKENS: Array<[RegExp, string]> = [
   [/^(sgd|s\$)$/, 'SGD'],
   [/^(hkd|hk\$)$/, 'HKD'],
   [/^(nzd|nz\$)$/, 'NZD'],
-  [/^(zar)$/, 'ZAR'],
+  // A rand sign is one letter: read only glued to its amount's digits (`R1,169.96`), see CUR.
+  [/^(zar|r)$/, 'ZAR'],
   [/^(aed)$/, 'AED'],
 ];
 function currencyOf(tok: string | undefined): string | null {
@@ -287,13 +288,14 @@ function currencyOf(tok: string | undefined): string | null {
   return null;
 }
 
-const CUR = String.raw`(?:us\$|r\$|c\$|a\$|s\$|hk\$|nz\$|€|\$|£|₹|rs\.?|inr|eur|euros?|usd|gbp|chf|pln|zł|zl|brl|mxn|cad|aud|rm|myr|kc|czk|huf|sek|nok|dkk|ron|sgd|hkd|nzd|zar|aed)`;
+const CUR = String.raw`(?:us\$|r\$|c\$|a\$|s\$|hk\$|nz\$|€|\$|£|₹|rs\.?|inr|eur|euros?|usd|gbp|chf|pln|zł|zl|brl|mxn|cad|aud|rm|myr|kc|czk|huf|sek|nok|dkk|ron|sgd|hkd|nzd|zar|aed|r(?=\d))`;
 const amountRe = (digits: string) =>
   new RegExp(
     String.raw`(?<![\p{L}\p{N}.,/-])(\()?(-\s?)?(?:(${CUR})\s?)?(-\s?)?(${digits})(?![\p{N}]|[.,/:]\p{N}|[-]\p{N})\)?(\s?%)?(?:\s?(${CUR})(?![\p{L}]|\s?-?\d))?`,
     'gu',
   );
-const DIGITS = String.raw`\d{1,3}(?:[.,'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?`;
+// (`1, 169.96` after a currency sign: OCR set a space after the thousands comma of `R1,169.96`.)
+const DIGITS = String.raw`(?<=(?:\$|£|€|r|rm)\s?)\d{1,3},\s\d{3}\.\d{2}(?!\d)|\d{1,3}(?:[.,'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?`;
 const AMOUNT_RE = amountRe(DIGITS);
 /**
  * Where a comma is the decimal separator, a plain space also groups thousands (`1 234,56`, `33 569,50`: French,
@@ -310,11 +312,11 @@ const AMOUNT_SPACE_RE = amountRe(String.raw`\d{1,3}(?: \d{3})+,\d{2}(?!\d)|\d{2,
  * `commaDecimal` says how to read a lone separator followed by three digits (`1.234`, `1,234`): true in most
  * European languages (thousands point), false in English.
  */
-export function findAmounts(fold: string, commaDecimal: boolean): AmountMatch[] {
+export function findAmounts(fold: string, commaDecimal: boolean, wholeUnits = false): AmountMatch[] {
   const out: AmountMatch[] = [];
   for (const m of fold.matchAll(commaDecimal ? AMOUNT_SPACE_RE : AMOUNT_RE)) {
     const [all, paren, neg1, cur1, neg2, digits, pct, cur2] = m;
-    const value = parseNumber(digits, commaDecimal);
+    const value = parseNumber(digits, commaDecimal, wholeUnits);
     if (value === null) continue;
     const negative = !!(neg1 || neg2 || (paren && all.endsWith(')')));
     const lead = all.length - all.trimStart().length;
@@ -330,8 +332,12 @@ export function findAmounts(fold: string, commaDecimal: boolean): AmountMatch[] 
   return out;
 }
 
-/** A number as written with thousands/decimal separators; null when it is not one number. */
-export function parseNumber(s: string, commaDecimal: boolean): number | null {
+/**
+ * A number as written with thousands/decimal separators; null when it is not one number. `wholeUnits`: the document
+ * writes its money without cents (Chilean or Colombian pesos, forints: `100,300`, `28.861`), so a lone separator
+ * followed by three digits groups thousands whichever it is (not after a lone 0: `0,770 KG` is a weight).
+ */
+export function parseNumber(s: string, commaDecimal: boolean, wholeUnits = false): number | null {
   const t = s.replace(/[\s\u00a0\u202f']/g, '');
   if (!/^\d[\d.,]*$/.test(t)) return null;
   const lastDot = t.lastIndexOf('.');
@@ -354,7 +360,7 @@ export function parseNumber(s: string, commaDecimal: boolean): number | null {
       intPart = parts.join('');
     } else if (parts[1].length === 3) {
       // `1.234` / `1,234`: thousands unless the language writes decimals that way.
-      const thousands = sep === '.' ? commaDecimal : !commaDecimal;
+      const thousands = wholeUnits ? parts[0] !== '0' : sep === '.' ? commaDecimal : !commaDecimal;
       if (thousands && parts[0].length <= 3) intPart = parts.join('');
       else {
         intPart = parts[0];

@@ -17,10 +17,11 @@ import { union, type AmountMatch, type Line } from './normalize.ts';
 /**
  * A TOTAL-like label (folded text). OCR often reads `TOTAL` as `T0TAL`, `TOTAI`, `TOTA1`, and drops the spaces of
  * a compound label (`TotalPayable`, `TotalAmtIncl.GST`). Italian tills print `TOTALE EURO` / `TOTALE COMPLESSIVO`;
- * Dutch `Te betalen`, Polish `SUMA PLN` / `Do zapłaty`, Swedish `Summa` / `Att betala`, Finnish `Yhteensä`, Czech `Celkem`.
+ * Dutch `Te betalen`, Polish `SUMA PLN` / `Do zapłaty`, Swedish `Summa` / `Att betala`, Finnish `Yhteensä`, Czech `Celkem`,
+ * Turkish `TOPLAM` / `GENEL TOPLAM` (`ARA TOPLAM` a subtotal, `TOPKDV` its VAT).
  */
 const TOTAL_LABEL =
-  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|t[o0]ta[l1i]e(\s*(euro|eur|complessivo|da\s*pagare))?|net+\s*t[o0]ta[l1i]|round(ed|ing)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*\(?(rm|myr|sgd|usd|eur|gbp)\)?|t[o0]ta[l1i]\s*(amt|amount)?\s*(payable|due|paid|incl\w*)|t[o0]ta[l1i]\s*(sales|amt|amount)|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|te\s*betalen|summa|suma(\s*pln)?|razem|do\s*zaplaty|att\s*betala|at\s*betale|yhteensa|celkem|k\s*uhrade|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
+  /(?<![\p{L}])(grand\s*t[o0]ta[l1i]|t[o0]ta[l1i]e(\s*(euro|eur|complessivo|da\s*pagare))?|net+\s*t[o0]ta[l1i]|round(ed|ing)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*\(?(rm|myr|sgd|usd|eur|gbp)\)?|t[o0]ta[l1i]\s*(amt|amount)?\s*(payable|due|paid|incl\w*)|t[o0]ta[l1i]\s*(sales|amt|amount)|t[o0]ta[l1i]|amount\s*(due|payable)|balance\s*(due)?|summe|gesamt\w*|zu\s*zahlen|betrag|totaal|te\s*betalen|summa|suma(\s*pln)?|razem|do\s*zaplaty|att\s*betala|at\s*betale|yhteensa|celkem|k\s*uhrade|(genel\s*)?toplam|importe|a\s*pagar|montant|net\s*a\s*payer|total\s*ttc|a\s*payer|amount\s*paid|charged)(?![\p{L}])/u;
 /** Strong total labels: the amount to pay (after rounding, with tax, with tip). */
 const STRONG_TOTAL =
   /(grand\s*t[o0]ta[l1i]|net+\s*t[o0]ta[l1i]|final\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*((amt|amount)\s*)?(pay\w*|due|incl\w*|\(incl\w*|after|rounded|inclusive|rm|eur|usd)|t[o0]ta[l1i]\s*sales\s*\(?\s*incl\w*|amount\s*(due|payable|paid)|balance\s*due|zu\s*zahlen|gesamtbetrag|te\s*betalen|do\s*zaplaty|att\s*betala|at\s*betale|k\s*uhrade|total\s*ttc|net\s*a\s*payer|a\s*pagar|after\s*round\w*|charged)/u;
@@ -28,27 +29,45 @@ const STRONG_TOTAL =
 const ROUNDED_TOTAL = /(round(ed)?\s*t[o0]ta[l1i]|t[o0]ta[l1i]\s*(after\s*round\w*|rounded)|after\s*round\w*)/u;
 /** Labels that look like totals but are not the amount paid. */
 const NOT_TOTAL =
-  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|t[o0]ta[l1i]e\s*(iva|imponibile|sconti|pezzi|articoli|risparmio)|(suma|summa|totaal|celkem|yhteensa)\s*(ptu|moms|btw|dph|alv|vat)|sprzedaz\s*opodatk\w*|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought)|includ\w*\s*\d+(?:[.,]\d+)?\s*%\s*(gst|vat|tax|sst|iva|tva|mwst))/u;
+  /(sub\s*-?\s*t[o0]ta[l1i]|zwischensumme|sous-?\s*total|subtotaal|t[o0]ta[l1i]\s*(qty|quantity|items?|item\(s\)|no|pcs|units?|disc\w*|saving\w*|gst|tax|vat|tva|mwst|excl\w*|\(excl\w*|before|points?|weight)|excl|before\s*(tax|gst)|supplies|no\.?\s*of\s*items?|item\s*count|qty|gst\s*summary|tax\s*summary|t[o0]ta[l1i]e\s*(iva|imponibile|sconti|pezzi|articoli|risparmio)|(suma|summa|totaal|celkem|yhteensa)\s*(ptu|moms|btw|dph|alv|vat)|ara\s*toplam|top\s*kdv|toplam\s*kdv|kdv\s*toplam\w*|sprzedaz\s*opodatk\w*|\bnetto\b|tendered|\bcash\b|change|ruckgeld|gegeben|saving|discount|rabatt|deposit|pfand|points|previous\s*balance|balance\s*(b\/f|brought)|includ\w*\s*\d+(?:[.,]\d+)?\s*%\s*(gst|vat|tax|sst|iva|tva|mwst))/u;
 
 const TIP_LABEL = /(?<![\p{L}])(tip|tips|gratuity|propina|pourboire|trinkgeld|mancia|gorjeta|service\s*charge)(?![\p{L}])/u;
+/** What a payment line says was received (folded): `Received`, `Amount paid`, `Paid by card`, `EFTPOS`. */
+const PAID_LABEL = /(?<![\p{L}])(received|paid|eftpos|card|recibido|pagado|recu|erhalten)(?![\p{L}])/u;
+/** A tip the bill only suggests (folded): `Propina sugerida`, `PROP.SUGERIDA 10%`, `Suggested tip`, `Mancia suggerita`. */
+const SUGGESTED = /(?<![\p{L}])(sugerid[ao]|sugerencia|suggested|suggerit[ao]|suggeree?|sugestao|sugerid[ao]s|recommended)(?![\p{L}])/u;
 const ROUNDING_LABEL = /(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung|arrondi|redondeo|arredondamento)/u;
-const CASH_LABEL = /(?<![\p{L}])(cash\s*(tendered|tender|received|paid)|cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|contante|contanti|contant|kontant|gotowka|hotovost|kateinen|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
-const CHANGE_LABEL = /(?<![\p{L}])(change\s*(due|amt|amount|given)|change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco|wisselgeld|reszta|vaxel|byttepenge|vraceno)(?![\p{L}])/u;
+const CASH_LABEL = /(?<![\p{L}])(cash\s*(tendered|tender|received|paid)|cash|tendered|tender|bar|gegeben|efectivo|entregado|especes|dinheiro|contante|contanti|contant|kontant|gotowka|hotovost|kateinen|nakit|paid|pay)(?![\p{L}])(?!\s*(inv|bill|sale))/u;
+const CHANGE_LABEL = /(?<![\p{L}])(change\s*(due|amt|amount|given)|change|ruckgeld|zuruck|cambio|devolucion|rendu|monnaie|troco|wisselgeld|reszta|vaxel|byttepenge|vraceno|para\s*ustu)(?![\p{L}])/u;
 
 /** Words only a till receipt prints (folded), with their weight. */
 const TILL_CUES: Array<[RegExp, number]> = [
   [CHANGE_LABEL, 1.5],
-  [/(?<![\p{L}])(cash|tendered|efectivo|especes|bar(geld)?|gegeben|contante|contanti|contant|kontant|gotowka|hotovost)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(cash|tendered|efectivo|especes|bar(geld)?|gegeben|contante|contanti|contant|kontant|gotowka|hotovost|nakit|dinheiro)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(tip|gratuity|propina|pourboire|trinkgeld)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(rounding|round(ing)?\s*adj\w*|rundung)(?![\p{L}])/u, 1],
-  [/(?<![\p{L}])(cashier|kasse|kassierer|caja|cajero|caisse|caissier|cassa|cassiere|operator|operatore|served by|counter|terminal|pos|till|table|pax|guests?|mesa|tisch)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(cashier|kasse|kassierer|caja|cajero|caisse|caissier|cassa|cassiere|operator|operatore|kasiyer|served by|counter|terminal|pos|till|table|pax|guests?|mesa|tisch)(?![\p{L}])/u, 1],
   // Whole words: `merci` is also the middle of `comercio` (a Latin American invoice's `Comercio al por menor`).
   [/(?<![\p{L}])(thank\s*you|thanks|danke|vielen dank|gracias|merci|obrigad[oa]|grazie|come again|welcome back|see you)/u, 1],
   // `Due on receipt`, `payable upon receipt of`: an invoice's payment terms, not a receipt's title.
-  [/(?<![\p{L}])(?<!(?:up)?on\s+)(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|kassabon|paragon\s*fiskalny|kvitto|kvittering|uctenka|kuitti|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
+  [/(?<![\p{L}])(?<!(?:up)?on\s+)(receipt|kassenbon|kassenbeleg|bon|beleg|ticket|tique|recu|reçu|talao|scontrino|kassabon|paragon\s*fiskalny|kvitto|kvittering|uctenka|kuitti|fis\s*no|satis\s*fisi|cupom|cash\s*sale|cash\s*bill|simplified\s*tax\s*invoice)(?![\p{L}])/u, 1],
   [/(?<![\p{L}])(qty|item\(s\)|items?|pcs|stk)(?![\p{L}])/u, 0.5],
   [/(?<![\p{L}])(visa|master\s*card|mastercard|amex|debit|girocard|ec-?karte|maestro|approval|auth(orization)?\s*(code|no)|card\s*(no|type)|contactless|kartenzahlung)(?![\p{L}])/u, 0.75],
   [/(goods sold|not (returnable|refundable)|exchange|refund within|keep (this|your) receipt)/u, 1],
+];
+/**
+ * A card terminal's slip (a payment receipt with no till's item rows): its approval, its copy, the card's entry mode,
+ * the authorisation, terminal and batch numbers, the EMV application id (folded). Two kinds or more count.
+ */
+const CARD_TERMINAL: RegExp[] = [
+  /(?<![\p{L}])approved(?![\p{L}])/u,
+  /(card\s*holder|customer|merchant)\s*copy/u,
+  /entry(\s*mode)?\s*:?\s*(chip|swipe|swiped|tap|contactless|ctls|icc)/u,
+  /(?<![\p{L}])auth\w*\s*(#|no|code|:)/u,
+  /(?<![\p{L}])(tid|term(inal)?\s*i[do]|merch(ant)?\s*i[do])(?![\p{L}])/u,
+  /(?<![\p{L}])(batch|sequence|stan|rrn)(?![\p{L}])/u,
+  /transaction\s*record/u,
+  /(?<![\p{L}\d])a0{5}\d{5,}/u,
 ];
 /** What invoices and statements print and till receipts do not (folded). */
 const NOT_TILL_CUES: Array<[RegExp, number]> = [
@@ -59,7 +78,7 @@ const NOT_TILL_CUES: Array<[RegExp, number]> = [
   // `Korrekturrechnung Nr.`, `Faktura VAT nr`). Weaker than an invoice-number label: a Latin American till slip may
   // print `Factura N°` (a Spanish `Factura simplificada Nº` is not matched: the qualifier is not in the list).
   [/(?<![\p{L}])(facture|factura|fattura|fatura|factuur|faktura|\p{L}*rechnung)(\s+(vat|fiscala|fiscal|proforma))?\s*(nr\.?|n[°oº]|no\.|numero|nummer|#)(?![\p{L}])/u, 1.5],
-  [/(due\s*date|payment\s*terms|zahlbar\s*bis|zahlungsziel|zahlungsbedingungen|vencimiento|terminos\s*de\s*pago|condiciones\s*de\s*pago|conditions\s*de\s*(paiement|reglement)|echeance|vervaldatum|termin\s*platnosci|scadenza|terms\s*(&|and)\s*conditions|net\s*\d\d\s*days)/u, 1.5],
+  [/(due\s*date|payment\s*terms|zahlbar\s*bis|zahlungsziel|zahlungsbedingungen|vencimiento|vencim\.|terminos\s*de\s*pago|condiciones\s*de\s*pago|condic\.\s*(de\s*)?pago|conditions\s*de\s*(paiement|reglement)|echeance|vervaldatum|termin\s*platnosci|scadenza|terms\s*(&|and)\s*conditions|net\s*\d\d\s*days)/u, 1.5],
   // Nordic invoices: the due date and the payment terms (`Förfallodatum`, `Betalningsvillkor`, `Dröjsmålsränta`: the
   // interest on late payment; Danish and Norwegian `Forfaldsdato`, `Betalingsbetingelser`; Finnish `Eräpäivä`, `Maksuehdot`).
   // (The Swedish `till`, a preposition, is a till's word in English: these words weigh against it.)
@@ -87,6 +106,8 @@ export function tillLayout(lines: readonly Line[]): TillLayout {
   const text = lines.map((l) => l.fold).join('\n');
   let score = 0;
   for (const [re, w] of TILL_CUES) if (re.test(text)) score += w;
+  const terminal = CARD_TERMINAL.filter((re) => re.test(text)).length;
+  if (terminal >= 2) score += Math.min(terminal, 4) * 0.5;
   let against = 0;
   for (const [re, w] of NOT_TILL_CUES) if (re.test(text)) against += w;
   // Item + amount columns: many short lines whose last word is an amount with two decimals.
@@ -258,7 +279,22 @@ function grandTotal(lines: readonly Line[], amounts: AmountMatch[][]): Found | n
   }
   // Only a cash line (and no change, or none given): the cash handed over was the total.
   if (cash && (!change || close(change.value, 0))) return { ...cash, confidence: change ? 0.6 : 0.5 };
-  return saleAmount(lines, amounts, decimalsOnly);
+  return saleAmount(lines, amounts, decimalsOnly) ?? subtotalReceived(lines, amounts, decimalsOnly);
+}
+
+/**
+ * A till slip with no total line (`Price $22.98`, `GST $3.00`, `Subtotal $22.98`, `Received $22.98`): its subtotal,
+ * when a payment line below it received exactly that amount, is what was paid (unsure).
+ */
+function subtotalReceived(lines: readonly Line[], amounts: AmountMatch[][], decimalsOnly: boolean): Found | null {
+  for (const line of lines) {
+    if (!/(?<![\p{L}])sub\s*-?\s*t[o0]ta[l1i](?![\p{L}])/u.test(line.fold)) continue;
+    const a = money(amounts[line.index], decimalsOnly, line.fold).filter((x) => x.value > 0).at(-1);
+    if (!a) continue;
+    const paid = lines.slice(line.index + 1, line.index + 4).some((l) => PAID_LABEL.test(l.fold) && money(amounts[l.index], decimalsOnly, l.fold).some((x) => Math.abs(x.value - a.value) < 0.005));
+    if (paid) return { value: a.value, line, start: a.start, end: a.end, confidence: 0.6 };
+  }
+  return null;
 }
 
 /**
@@ -289,6 +325,9 @@ function taxClassed(line: Line, a: AmountMatch): boolean {
 function tipSuggestion(lines: readonly Line[], amounts: AmountMatch[][], line: Line): boolean {
   const own = amounts[line.index];
   if (TIP_LABEL.test(line.fold) && own.some((a) => a.percent)) return true;
+  // A total naming a tip (`Total c/Propina 110,330`) just under a suggested tip (`PROP.SUGERIDA 10%: 10,030`,
+  // `Suggested tip`): the bill with a tip the customer may not leave.
+  if (TIP_LABEL.test(line.fold) && lines.slice(Math.max(0, line.index - 2), line.index).some((l) => SUGGESTED.test(l.fold))) return true;
   // A row of three totals or more, one per tip rate named just above it.
   if (own.filter((a) => !a.percent).length < 3) return false;
   return lines.slice(Math.max(0, line.index - 3), line.index).some((l) => TIP_LABEL.test(l.fold) && amounts[l.index].filter((a) => a.percent).length >= 2);
