@@ -1,0 +1,98 @@
+/**
+ * Rules learnt from a third study set of public ID fronts outside the development set (issue #28, session 24:
+ * photographed US licences of a state not studied before, a US test licence, a Colombian cédula, a Spanish DNI
+ * template; list in bench/results/id-fronts.md). Small hand-made layouts, one per rule.
+ */
+import { describe, expect, it } from 'vitest';
+import { getEntry } from '../../../server/src/catalogue/index.ts';
+import { classifyIdFront, readIdFrontFields, unglueWords } from '../../../server/src/providers/local/text/id-front.ts';
+import type { TextLine } from '../../../server/src/providers/local/types.ts';
+import { line } from './support-text.ts';
+
+function read(lines: TextLine[]) {
+  const c = classifyIdFront(lines)!;
+  expect(c).not.toBeNull();
+  const entry = getEntry(c.type)!;
+  return readIdFrontFields(lines, entry, entry.fields, { country: c.country, region: c.region });
+}
+function fields(lines: TextLine[]) {
+  return Object.fromEntries(Object.entries(read(lines)).map(([k, x]) => [k, x.value]));
+}
+
+/** A US licence's top: the state's name, the title, the labelled dates and number at the right. */
+const usTop = [
+  line(0.05, [0.1, 'COLORADO']),
+  line(0.12, [0.3, 'DRIVER LICENSE']),
+  line(0.2, [0.7, 'DOB: 02/02/1981']),
+  line(0.26, [0.7, 'DL#: 96-176-1217']),
+  line(0.32, [0.7, 'EXP: 02/02/2026']),
+];
+
+describe('US name lines without their numbers', () => {
+  it('`NONE` (no restriction; `12 NONE` read `1: NONE`) is no family name', () => {
+    const f = fields([
+      ...usTop,
+      line(0.45, [0.3, 'GEL EL']), line(0.5, [0.3, 'RATHREE NEE']),
+      line(0.56, [0.3, '3456 W 35TH AVE']), line(0.61, [0.3, 'DENVER, CO 80211']),
+      line(0.85, [0.3, 'Class:R'], [0.45, '1: NONE'], [0.75, 'ISS: 07/30/2021']),
+    ]);
+    expect(f.last_name).toBe('GEL EL');
+    expect(f.first_name).toBe('RATHREE NEE');
+  });
+
+  it('a line over the name that holds a date is no name line (`D.O.B.` read `DOE.` beside the birth date)', () => {
+    const f = fields([
+      line(0.1, [0.35, 'DRIVER LICENSE']),
+      line(0.3, [0.35, 'NO. 123456789'], [0.7, 'CLASS D']),
+      line(0.36, [0.35, 'DOE. 2/28/1975'], [0.7, 'EXP 2/21/2025']),
+      line(0.44, [0.35, 'JOHN A. SMITH']),
+      line(0.5, [0.35, '222333 PEACHTREE STREET']), line(0.56, [0.35, 'ATLANTA GA 30318-1234']),
+    ]);
+    expect(f.last_name).toBe('SMITH');
+    expect(f.first_name).toBe('JOHN A.');
+    // One line of names, given names first: less sure than two lines.
+    expect(read([
+      line(0.1, [0.35, 'DRIVER LICENSE']), line(0.36, [0.35, 'DOE. 2/28/1975']), line(0.44, [0.35, 'JOHN A. SMITH']),
+      line(0.5, [0.35, '222333 PEACHTREE STREET']), line(0.56, [0.35, 'ATLANTA GA 30318-1234']),
+    ]).last_name.confidence).toBeLessThan(0.7);
+  });
+
+  it('finds the street line whose house number is read glued to its direction, after a stray mark (`：3456W 35TH AVE`)', () => {
+    const f = fields([...usTop, line(0.45, [0.3, 'GEL EL']), line(0.5, [0.3, 'RATHREE NEE']), line(0.56, [0.28, '：3456W 35TH AVE']), line(0.61, [0.3, 'DENVER, CO 80211'])]);
+    expect(f).toMatchObject({ last_name: 'GEL EL', first_name: 'RATHREE NEE', address: '3456W 35TH AVE' });
+  });
+
+  it('reads the name lines over the city line when no street line is printed or read (less sure)', () => {
+    const lines = [...usTop, line(0.45, [0.3, 'ARLES']), line(0.5, [0.3, 'MICHI CHARI']), line(0.56, [0.3, 'DENVER, CO 80221'])];
+    const r = read(lines);
+    expect(r.last_name.value).toBe('ARLES');
+    expect(r.first_name.value).toBe('MICHI CHARI');
+    expect(r.last_name.confidence).toBeLessThan(0.8);
+    // The lines over the city hold the dates: no name.
+    expect(fields([...usTop, line(0.4, [0.3, 'DENVER, CO 80221'])]).last_name).toBeUndefined();
+  });
+
+  it('reads a city line whose comma is read as a dot (`DENVER. CO 80221`)', () => {
+    const f = fields([...usTop, line(0.45, [0.3, 'ARLES']), line(0.5, [0.3, 'MICHI CHARI']), line(0.56, [0.3, 'DENVER. CO 80221'])]);
+    expect(f).toMatchObject({ last_name: 'ARLES', first_name: 'MICHI CHARI', city: 'DENVER', postal_code: '80221' });
+  });
+});
+
+describe('PP-OCR glued words', () => {
+  const words = (t: string) => unglueWords([line(0.5, [0.3, t])])[0].words!.map((w) => w.text);
+  it('cuts the sex label kept in small letters from its value (`SexM`)', () => {
+    expect(words('SexM Hgt5-09')).toEqual(['Sex', 'M', 'Hgt5-09']);
+    const f = fields(unglueWords([...usTop, line(0.5, [0.3, 'ARLES']), line(0.55, [0.3, '3456 W 35TH AVE']), line(0.6, [0.3, 'DENVER, CO 80211']), line(0.8, [0.3, 'SexM'])]));
+    expect(f.sex).toBe('M');
+  });
+  it('cuts a field number read short from its label (`4EXP:` for `4b EXP:`): the label reads the date', () => {
+    expect(words('4EXP: 02/02/2026')).toEqual(['4', 'EXP:', '02/02/2026']);
+    const lines = unglueWords([usTop[0], usTop[1], usTop[2], usTop[3], line(0.32, [0.7, '4EXP: 02/02/2026']), line(0.9, [0.7, 'ISS 02/02/2030'])]);
+    // By its label, not by position (the latest date, 2030, would be taken for the expiry).
+    expect(fields(lines).expiry_date).toBe('2026-02-02');
+  });
+  it('cuts an initial glued to the family name (`JOHN A.SMITH`)', () => {
+    expect(words('JOHN A.SMITH')).toEqual(['JOHN', 'A.', 'SMITH']);
+    expect(words('D.O.B')).toEqual(['D.O.B']);
+  });
+});
