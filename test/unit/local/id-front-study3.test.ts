@@ -96,3 +96,48 @@ describe('PP-OCR glued words', () => {
     expect(words('D.O.B')).toEqual(['D.O.B']);
   });
 });
+
+/** A Colombian cédula's face: each name printed over its label, the number with thousands dots. */
+const cedula = (last: string[]) => [
+  line(0.05, [0.1, 'REPUBLICA DE COLOMBIA']),
+  line(0.1, [0.1, 'IDENTIFICACION PERSONAL']),
+  line(0.15, [0.15, 'CEDULA DE CIUDADANIA']),
+  line(0.25, [0.05, 'NUMERO'], [0.2, '1.234.567.890']),
+  line(0.32, [0.07, 'RODRIGUEZ LOPEZ']),
+  line(0.37, [0.05, 'APELLIDOS']),
+  line(0.42, [0.07, 'MARTIN FRANCISCO']),
+  line(0.47, [0.05, 'NOMBRES']),
+  ...last.map((t, i) => line(0.52 + i * 0.05, [0.05, t])),
+];
+
+describe('names printed over their labels', () => {
+  it('reads each name from the line above its label when the given names\' label closes the block (Colombia)', () => {
+    const r = read(cedula([]));
+    expect(r.last_name.value).toBe('RODRIGUEZ LOPEZ');
+    expect(r.first_name.value).toBe('MARTIN FRANCISCO');
+    expect(r.last_name.confidence).toBeLessThan(0.9);
+  });
+  it('keeps the usual layout (value under its label) when something follows the last label', () => {
+    expect(fields(cedula(['PEREZ']))).toMatchObject({ last_name: 'MARTIN FRANCISCO', first_name: 'PEREZ' });
+  });
+});
+
+describe('national ways of printing a value', () => {
+  it('reads a number grouped by thousands with dots as one number (`1.234.567.890`), never a date', () => {
+    expect(fields(cedula([])).document_number).toBe('1234567890');
+    const dated = [line(0.05, [0.1, 'REPUBLICA DE COLOMBIA']), line(0.1, [0.1, 'CEDULA DE CIUDADANIA']), line(0.25, [0.05, 'NUMERO'], [0.2, '12.05.2020'])];
+    expect(fields(dated).document_number).toBeUndefined();
+  });
+  it('reads `VALIDO HASTA` (Spain\'s DNI) and `Fecha de vencimiento` as the expiry, not the issue', () => {
+    const dni = (label: string) => [
+      line(0.05, [0.3, 'DOCUMENTO NACIONAL DE IDENTIDAD']), line(0.1, [0.05, 'ESPAÑA']),
+      line(0.2, [0.3, 'FECHA DE NACIMIENTO']), line(0.25, [0.3, '01 05 1972']),
+      line(0.35, [0.3, label]), line(0.4, [0.3, '01 01 2016']),
+    ];
+    for (const label of ['VALIDO HASTA', 'Fecha de vencimiento']) {
+      const f = fields(dni(label));
+      expect(f.expiry_date).toBe('2016-01-01');
+      expect(f.issue_date).toBeUndefined();
+    }
+  });
+});

@@ -562,7 +562,9 @@ function numberIn(words: Word[], labelled = false): { value: string; words: Word
   for (let i = 0; i < words.length; i++) {
     for (let n = Math.min(5, words.length - i); n >= 1; n--) {
       const ws = words.slice(i, i + n);
-      const raw = ws.map((w) => w.text).join(' ');
+      // Digits grouped by thousands with dots (`1.234.567.890`, `46.870.984`: Colombia's cédula, Argentina's DNI) are
+      // one number; never a date (`12.05.2020`: its groups are not of three) or a decimal (`1.5`).
+      const raw = ws.map((w) => w.text.replace(/^(\d{1,3}(?:\.\d{3}){2,})(?=-[0-9K]$|$)/, (g) => g.replace(/\./g, ''))).join(' ');
       if (!/^[A-Z0-9](?:[A-Z0-9]|[ -](?=[A-Z0-9-])|-)*$/.test(raw)) continue;
       let value = raw.replace(/\s*-\s*/g, '-').replace(/ /g, '');
       const gb = GB_DRIVER_NUMBER.exec(value);
@@ -650,6 +652,42 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
     };
     for (const w of more) used.add(w);
   };
+
+  const cellOf = (line: Line, w: Word) => {
+    const i = line.words.indexOf(w);
+    return line.cells.findIndex((c) => i >= c.from && i < c.to);
+  };
+  // 0. Name labels printed under their values (Colombia's cédula: `RODRIGUEZ LOPEZ` over `APELLIDOS`, `MARTIN
+  // FRANCISCO` over `NOMBRES`): the family name's label with a name line just above it and the given names' label
+  // under the next name line with nothing below it. Read above, a little less sure; else the usual layout below.
+  {
+    const ln = labels.find((l) => l.field === 'last_name');
+    const fn = labels.find((l) => l.field === 'first_name');
+    const nameLine = (label: Label, dir: -1 | 1) => {
+      const h = label.box[3] - label.box[1];
+      const near = lines.filter((l) => l !== label.line && l.page === label.line.page && (dir < 0
+        ? l.bbox[3] <= label.box[1] + h * 0.3 && l.bbox[3] > label.box[1] - 2.5 * h
+        : l.bbox[1] >= label.box[3] - h * 0.3 && l.bbox[1] < label.box[3] + 2.5 * h));
+      const l = dir < 0 ? near.at(-1) : near[0];
+      if (!l) return null;
+      // The cell that starts near the label's left edge.
+      const start = l.words.find((w) => w.bbox[2] > label.box[0] - 3 * h && w.bbox[0] < label.box[0] + 6 * h);
+      const ws = start ? l.words.filter((w) => cellOf(l, w) === cellOf(l, start)) : [];
+      const names = nameWords(ws);
+      const title = Object.values(TITLES).some((re) => re.test(foldPhrase(l.text))) || names.some((w) => CARD_TITLE_WORD.test(w.text));
+      return names.length > 0 && names.length === ws.length && !title && !ws.some((w) => labelWords.has(w)) ? { line: l, words: names } : null;
+    };
+    if (ln && fn && fn.box[1] > ln.box[3] && want.has('last_name')) {
+      const family = nameLine(ln, -1);
+      const given = nameLine(fn, -1);
+      const h = fn.box[3] - fn.box[1];
+      const under = lines.some((l) => l !== fn.line && l.page === fn.line.page && l.bbox[1] >= fn.box[3] - h * 0.3 && l.bbox[1] < fn.box[3] + 3 * h && l.words.some((w) => w.bbox[2] > fn.box[0] - 3 * h && w.bbox[0] < fn.box[2] + 3 * h));
+      if (family && given && !under && nameLine(ln, 1)?.line === given.line) {
+        put('last_name', { value: cleanName(family.words), words: family.words, factor: 0.9 }, family.line, 1);
+        put('first_name', { value: cleanName(given.words), words: given.words, factor: 0.9 }, given.line, 1);
+      }
+    }
+  }
 
   // 1. Label-value layout: right of the label on its line, else below it in its column. A value is the words of one
   // cell (words apart by less than a wide gap): the cell after the label first, then what else the column holds.
