@@ -141,3 +141,18 @@ describe('national ways of printing a value', () => {
     }
   });
 });
+
+describe('the country an identity document names', () => {
+  it('types a passport card that names the United States as the US one, not the Irish one that shares its title', async () => {
+    const { classifyText, namedCountry } = await import('../../../server/src/providers/local/text/classify.ts');
+    const card = [
+      line(0.1, [0.35, 'PASSPORT CARD']), line(0.3, [0.4, 'Surname']), line(0.35, [0.4, 'TRAVELER']),
+      line(0.4, [0.4, 'Given Names']), line(0.45, [0.4, 'HAPPY']), line(0.6, [0.4, 'Authority']), line(0.65, [0.4, 'United States']),
+      line(0.7, [0.4, 'Department of State']),
+    ];
+    expect(classifyText(card).candidates[0].type).toBe('us_passport_card');
+    expect(namedCountry('United Kingdom of Great Britain and Northern Ireland')).toBe('GBR');
+    expect(namedCountry('UNITED STATES OF AMERICA')).toBe('USA');
+    expect(namedCountry('Ireland and Spain')).toBeNull();
+  });
+});
