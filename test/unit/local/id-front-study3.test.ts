@@ -156,3 +156,14 @@ describe('the country an identity document names', () => {
     expect(namedCountry('Ireland and Spain')).toBeNull();
   });
 });
+
+describe('a US card known by its labels', () => {
+  it('counts AAMVA labels read glued to their field numbers (`4dDLN`, `4aISS`, `4bEXP`): a licence of the US', () => {
+    const c = classifyIdFront([
+      line(0.1, [0.3, 'DRIVER LICENSE']),
+      line(0.3, [0.5, '4dDLN 123456789']), line(0.35, [0.5, '4aISS 01/02/2020']), line(0.4, [0.5, '4bEXP 01/02/2028']),
+      line(0.5, [0.3, 'SAMPLE']),
+    ])!;
+    expect(c).toMatchObject({ type: 'us_drivers_license', country: 'USA' });
+  });
+});

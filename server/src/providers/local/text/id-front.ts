@@ -268,7 +268,8 @@ function gatherEvidence(lines: Line[]): Evidence {
   }
   if (/\bunited ?states( ?of ?america)?/.test(all)) usScore = 1;
   else if (/\busa\b/.test(all)) usScore = Math.max(usScore, 0.9);
-  const usLabels = new Set(lines.flatMap((l) => l.words.map((w) => foldPhrase(w.text).replace(/[^a-z]/g, '')).filter((w) => US_LABELS.test(w))));
+  // AAMVA's field number read glued to its label (`4dDLN`, `4aISS`, `4bEXP`, `15SEX`) is cut first: `ddln` is no label.
+  const usLabels = new Set(lines.flatMap((l) => l.words.map((w) => foldPhrase(w.text).replace(/^\d{1,2}[a-d]?(?=[a-z]{2})/, '').replace(/[^a-z]/g, '')).filter((w) => US_LABELS.test(w))));
   if (usLabels.size >= 3) usScore = Math.max(usScore, 0.4);
 
   let other: { code: string; strength: number } | null = null;
