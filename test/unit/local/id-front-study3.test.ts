@@ -167,3 +167,15 @@ describe('a US card known by its labels', () => {
     expect(c).toMatchObject({ type: 'us_drivers_license', country: 'USA' });
   });
 });
+
+describe('a number that may be longer than read', () => {
+  it('is unsure when a group of digits is left beside it (`NUMERO 01101101 01100001`, too long together)', () => {
+    const card = [line(0.05, [0.1, 'REPUBLICA DE COLOMBIA']), line(0.1, [0.1, 'CEDULA DE CIUDADANIA']), line(0.25, [0.05, 'NUMERO'], [0.2, '01101101 01100001'])];
+    const n = read(card).document_number;
+    expect(n.value).toBe('01101101');
+    expect(n.confidence).toBeLessThan(0.7);
+    const whole = [line(0.05, [0.1, 'REPUBLICA DE COLOMBIA']), line(0.1, [0.1, 'CEDULA DE CIUDADANIA']), line(0.25, [0.05, 'NUMERO'], [0.2, '1234 5678'])];
+    expect(read(whole).document_number).toMatchObject({ value: '12345678' });
+    expect(read(whole).document_number.confidence).toBeGreaterThan(0.8);
+  });
+});

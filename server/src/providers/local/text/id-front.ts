@@ -539,7 +539,12 @@ function parse(kind: FieldKind, words: Word[], monthFirst: boolean, past = false
     }
     case 'number': {
       const n = numberIn(words, true);
-      return n ? { ...n, factor: 1 } : null;
+      if (!n) return null;
+      // A group of digits left beside the number (`01101101 01100001`, too long together for a number): the number
+      // may be longer than what was read, so it is unsure.
+      const i = words.indexOf(n.words[0]);
+      const beside = [words[i - 1], words[i + n.words.length]].some((w) => w && /^\d{3,}$/.test(w.text));
+      return { ...n, factor: beside ? 0.6 : 1 };
     }
     case 'name': {
       const ws = nameWords(words);
