@@ -9,6 +9,8 @@
  * margin to the best competitor that is not a sibling type (same category and fields), so a weak or ambiguous
  * match stays below 0.5 (the caller then reports `type_unknown`).
  */
+import { states as ICAO_STATES } from 'mrz';
+import { ISO_ALPHA3 } from '../../../catalogue/countries.ts';
 import { allEntries, type CatalogueEntry } from '../../../catalogue/index.ts';
 import type { TextLine } from '../types.ts';
 import { detectCountry } from './ids.ts';
@@ -105,6 +107,30 @@ function totalsRowBelow(lines: readonly Line[], i: number, at: number): number[]
     if (under.length >= 3) break;
   }
   return under.length >= 2 ? under.sort((a, b) => a.x - b.x).map((a) => a.value) : [];
+}
+
+/** Categories of identity documents (a card names the country that issued it). */
+const ID_CATEGORY = new Set(['identity', 'driving', 'residence']);
+
+let COUNTRY_NAMES: Array<[RegExp, string]> | null = null;
+/**
+ * The one catalogue country the text names in English (ICAO's names: `United States of America`, `Ireland`, `Spain`;
+ * `Northern Ireland` is no Ireland), or null when it names none or several.
+ */
+export function namedCountry(raw: string): string | null {
+  COUNTRY_NAMES ??= [...ISO_ALPHA3].flatMap((code) => {
+    const name = (ICAO_STATES as Record<string, string | undefined>)[code];
+    if (!name) return [];
+    // The name, and its short form before `of` (`United States`, `United Kingdom`).
+    const folded = foldPhrase(name.replace(/\(.*?\)/g, ' ')).trim();
+    return [folded, folded.replace(/ of .*$/, '')].filter((n, i, all) => n.length >= 4 && all.indexOf(n) === i).map((n) => {
+      const body = n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+      return [new RegExp(`(?<!\\p{L})(?<!northern\\s)${body}(?!\\p{L})`, 'u'), code] as [RegExp, string];
+    });
+  });
+  const text = foldPhrase(raw);
+  const hits = new Set(COUNTRY_NAMES.filter(([re]) => re.test(text)).map(([, code]) => code));
+  return hits.size === 1 ? [...hits][0] : null;
 }
 
 /** What the invoice and bank types keep of their score on a till's layout. */
@@ -209,6 +235,7 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
   const fold = foldKeep(raw);
   const language = guessLanguage(raw);
   const country = detectCountry(lines, language?.code ?? null);
+  const named = namedCountry(raw);
   // The top of the first page (titles) weighs more.
   const head = foldKeep(
     lines
@@ -285,7 +312,9 @@ export function classify(lines: Line[], countryHint: string | null): TextClassif
     }
     const e = model.entry;
     const universal = e.countries.includes('*');
-    const target = country ?? countryHint;
+    // An identity document's country is the one its text names (`UNITED STATES OF AMERICA` over `PASSPORT CARD`: the
+    // US passport card, not the Irish one that shares its title); other documents name the countries of addresses.
+    const target = country ?? (ID_CATEGORY.has(e.category) ? named : null) ?? countryHint;
     if (score > 0 && target) {
       if (e.countries.includes(target)) score *= 1.35;
       else if (!universal) score *= 0.5;

@@ -26,7 +26,7 @@ export const LABELS: Array<[string, RegExp]> = [
   ['birth_place', /\bplace of birth\b|\blieu de naiss\w*|\blugar de nacimiento\b|\blocal de nascimento\b|\bvendlindj\w*|\bgeburtsort\b|\bluogo di nascita\b/g],
   // Brazil prints `DATA NASCIMENTO` and `DATA EMISSAO` without `de` (read glued: `DATANASCIMENTO`).
   ['birth_date', /\bdate (o|e)f birth\b|\bdate of bir\w*|\bbirth ?date\b|\bdate afin\b|\bdate de ?naiss\w*|\bfecha de nacimiento\b|\bdata ?(de )?nascimento\b|\bdatelindj\w*|\bgeburtsdatum\b|\bdata di nascita\b|\bdob\b/g],
-  ['expiry_date', /\bdate of expiry\b|\bexpiry date\b|\bexpiry\b|\bexpires?\b|\bexp\b|\bdate d'? ?expir\w*|\bvalable jusqu\w*|\bvalid until\b|\bdata e skadimit\b|\bfecha de (caducidad|validez)\b|\bvalidade\b|\bgultig bis\b|\bscadenza\b/g],
+  ['expiry_date', /\bdate of expiry\b|\bexpiry date\b|\bexpiry\b|\bexpires?\b|\bexp\b|\bdate d'? ?expir\w*|\bvalable jusqu\w*|\bvalid until\b|\bdata e skadimit\b|\bfecha de (caducidad|validez|vencimiento)\b|\bvalid[oa] hasta\b|\bvalidade\b|\bgultig bis\b|\bscadenza\b/g],
   ['issue_date', /\bdate of issue\b|\bissue ?date\b|\biss\b|\bissued\b|\bdate de delivrance\b|\bdata e leshimit\b|\bfecha de (expedicion|emision)\b|\bdata ?(de )?emissao\b|\bausstellungsdatum\b|\bdata di rilascio\b/g],
   ['personal_number', /\bpersonal (no|number)\b|\bnr\.? personal\b/g],
   ['personal_number', /\bn[°º] personnel\b/g],

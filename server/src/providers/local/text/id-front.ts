@@ -62,7 +62,8 @@ const oneEditApart = (a: string, b: string) => a.length === b.length && [...a].f
  * printed two letters are one character off it (`TH 37210` is TN); null when neither holds.
  */
 function cityLine(l: Line): { city: string; cityAt: number; printed: string; state: string; zip: string; stateAt: number } | null {
-  const m = /([A-Z][A-Za-z .'-]*[A-Za-z]),?\s+([A-Z]{2})\.?\s+(\d{5}(?:-\d{4})?)\b/.exec(l.text);
+  // The comma after the city may be read as a dot (`DENVER. CO 80221`).
+  const m = /([A-Z][A-Za-z .'-]*[A-Za-z])[,.]?\s+([A-Z]{2})\.?\s+(\d{5}(?:-\d{4})?)\b/.exec(l.text);
   if (!m) return null;
   const zipState = stateOfZip(m[3]);
   const state = STATE_ABBRS.has(m[2]) && (!zipState || zipState === m[2]) ? m[2] : zipState && oneEditApart(zipState, m[2]) ? zipState : null;
@@ -267,7 +268,8 @@ function gatherEvidence(lines: Line[]): Evidence {
   }
   if (/\bunited ?states( ?of ?america)?/.test(all)) usScore = 1;
   else if (/\busa\b/.test(all)) usScore = Math.max(usScore, 0.9);
-  const usLabels = new Set(lines.flatMap((l) => l.words.map((w) => foldPhrase(w.text).replace(/[^a-z]/g, '')).filter((w) => US_LABELS.test(w))));
+  // AAMVA's field number read glued to its label (`4dDLN`, `4aISS`, `4bEXP`, `15SEX`) is cut first: `ddln` is no label.
+  const usLabels = new Set(lines.flatMap((l) => l.words.map((w) => foldPhrase(w.text).replace(/^\d{1,2}[a-d]?(?=[a-z]{2})/, '').replace(/[^a-z]/g, '')).filter((w) => US_LABELS.test(w))));
   if (usLabels.size >= 3) usScore = Math.max(usScore, 0.4);
 
   let other: { code: string; strength: number } | null = null;
@@ -458,7 +460,8 @@ const isLabelWord = (w: string) => LABELS.some(([, re]) => {
 function nameWords(words: Word[]): Word[] {
   const keep = words.filter((w) => {
     const t = w.text.replace(FIELD_MARK, '').replace(/^[^\p{L}]+|[^\p{L}.,]+$/gu, '');
-    return t.length >= 2 && /^\p{Lu}[\p{L}'’.,-]*$/u.test(t) && !/^specimen$/i.test(t) && !isLabelWord(t) && w.confidence >= 0.3;
+    // `NONE` is what a US card prints for no restriction or endorsement (`12 NONE`, its `2` lost: `1: NONE`), no name.
+    return t.length >= 2 && /^\p{Lu}[\p{L}'’.,-]*$/u.test(t) && !/^(specimen|none)$/i.test(t) && !isLabelWord(t) && w.confidence >= 0.3;
   });
   // The longest run of consecutive kept words.
   let best: Word[] = [];
@@ -529,7 +532,12 @@ function parse(kind: FieldKind, words: Word[], monthFirst: boolean, past = false
     }
     case 'number': {
       const n = numberIn(words, true);
-      return n ? { ...n, factor: 1 } : null;
+      if (!n) return null;
+      // A group of digits left beside the number (`01101101 01100001`, too long together for a number): the number
+      // may be longer than what was read, so it is unsure.
+      const i = words.indexOf(n.words[0]);
+      const beside = [words[i - 1], words[i + n.words.length]].some((w) => w && /^\d{3,}$/.test(w.text));
+      return { ...n, factor: beside ? 0.6 : 1 };
     }
     case 'name': {
       const ws = nameWords(words);
@@ -553,7 +561,9 @@ function numberIn(words: Word[], labelled = false): { value: string; words: Word
   for (let i = 0; i < words.length; i++) {
     for (let n = Math.min(5, words.length - i); n >= 1; n--) {
       const ws = words.slice(i, i + n);
-      const raw = ws.map((w) => w.text).join(' ');
+      // Digits grouped by thousands with dots (`1.234.567.890`, `46.870.984`: Colombia's cédula, Argentina's DNI) are
+      // one number; never a date (`12.05.2020`: its groups are not of three) or a decimal (`1.5`).
+      const raw = ws.map((w) => w.text.replace(/^(\d{1,3}(?:\.\d{3}){2,})(?=-[0-9K]$|$)/, (g) => g.replace(/\./g, ''))).join(' ');
       if (!/^[A-Z0-9](?:[A-Z0-9]|[ -](?=[A-Z0-9-])|-)*$/.test(raw)) continue;
       let value = raw.replace(/\s*-\s*/g, '-').replace(/ /g, '');
       const gb = GB_DRIVER_NUMBER.exec(value);
@@ -641,6 +651,42 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
     };
     for (const w of more) used.add(w);
   };
+
+  const cellOf = (line: Line, w: Word) => {
+    const i = line.words.indexOf(w);
+    return line.cells.findIndex((c) => i >= c.from && i < c.to);
+  };
+  // 0. Name labels printed under their values (Colombia's cédula: `RODRIGUEZ LOPEZ` over `APELLIDOS`, `MARTIN
+  // FRANCISCO` over `NOMBRES`): the family name's label with a name line just above it and the given names' label
+  // under the next name line with nothing below it. Read above, a little less sure; else the usual layout below.
+  {
+    const ln = labels.find((l) => l.field === 'last_name');
+    const fn = labels.find((l) => l.field === 'first_name');
+    const nameLine = (label: Label, dir: -1 | 1) => {
+      const h = label.box[3] - label.box[1];
+      const near = lines.filter((l) => l !== label.line && l.page === label.line.page && (dir < 0
+        ? l.bbox[3] <= label.box[1] + h * 0.3 && l.bbox[3] > label.box[1] - 2.5 * h
+        : l.bbox[1] >= label.box[3] - h * 0.3 && l.bbox[1] < label.box[3] + 2.5 * h));
+      const l = dir < 0 ? near.at(-1) : near[0];
+      if (!l) return null;
+      // The cell that starts near the label's left edge.
+      const start = l.words.find((w) => w.bbox[2] > label.box[0] - 3 * h && w.bbox[0] < label.box[0] + 6 * h);
+      const ws = start ? l.words.filter((w) => cellOf(l, w) === cellOf(l, start)) : [];
+      const names = nameWords(ws);
+      const title = Object.values(TITLES).some((re) => re.test(foldPhrase(l.text))) || names.some((w) => CARD_TITLE_WORD.test(w.text));
+      return names.length > 0 && names.length === ws.length && !title && !ws.some((w) => labelWords.has(w)) ? { line: l, words: names } : null;
+    };
+    if (ln && fn && fn.box[1] > ln.box[3] && want.has('last_name')) {
+      const family = nameLine(ln, -1);
+      const given = nameLine(fn, -1);
+      const h = fn.box[3] - fn.box[1];
+      const under = lines.some((l) => l !== fn.line && l.page === fn.line.page && l.bbox[1] >= fn.box[3] - h * 0.3 && l.bbox[1] < fn.box[3] + 3 * h && l.words.some((w) => w.bbox[2] > fn.box[0] - 3 * h && w.bbox[0] < fn.box[2] + 3 * h));
+      if (family && given && !under && nameLine(ln, 1)?.line === given.line) {
+        put('last_name', { value: cleanName(family.words), words: family.words, factor: 0.9 }, family.line, 1);
+        put('first_name', { value: cleanName(given.words), words: given.words, factor: 0.9 }, given.line, 1);
+      }
+    }
+  }
 
   // 1. Label-value layout: right of the label on its line, else below it in its column. A value is the words of one
   // cell (words apart by less than a wide gap): the cell after the label first, then what else the column holds.
@@ -776,32 +822,40 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
 
   // 2. A US card's address block: `NUMBER STREET` then `CITY, ST ZIP`; the name lines just above it.
   let street: Line | null = null;
+  /** The line the name lines stand over: the street, else (the street not read, or not printed) the city line. */
+  let anchor: { line: Line; x0: number; factor: number } | null = null;
   for (const [i, l] of lines.entries()) {
     const c = cityLine(l);
     if (!c) continue;
-    const st = lines.slice(Math.max(0, i - 3), i).reverse().find((s) => /(^|\s)\d{1,6}\s+[A-Z0-9][A-Za-z0-9.]*(\s|$)/.test(s.text) && s.bbox[1] > 0.3);
+    // The house number may be read glued to a one-letter direction (`3456W 35TH AVE`) or after a stray mark (`：3456`).
+    const st = lines.slice(Math.max(0, i - 3), i).reverse().find((s) => /(^|[\s\p{P}])\d{1,6}[NSEW]?\s+[A-Z0-9][A-Za-z0-9.]*(\s|$)/u.test(s.text) && s.bbox[1] > 0.3);
     const cityWords = l.words.filter((w) => w.start >= c.cityAt && w.end <= c.cityAt + c.city.length + 1);
     const city = ['', c.city, c.state, c.zip];
     const region = c.state;
     if (want.has('city') && cityWords.length) put('city', { value: city[1], words: cityWords, factor: 0.95 }, l, 1);
     const zipWords = l.words.filter((w) => w.text.includes(city[3].slice(0, 5)));
     if (zipWords.length) put('postal_code', { value: city[3], words: zipWords, factor: 0.95 }, l, 1);
+    // The house number's word (after a stray mark: `：3456W`), or the city's, marks the column's left edge.
+    const house = st?.words.find((w) => /^[^\p{L}\d]?\d/u.test(w.text));
+    anchor = st ? { line: st, x0: house?.bbox[0] ?? st.bbox[0], factor: 1 } : { line: l, x0: cityWords[0]?.bbox[0] ?? l.bbox[0], factor: 0.9 };
     if (st) {
       street = st;
-      const m = /\d{1,6}\s+[A-Z0-9].*$/.exec(st.text)!;
+      const m = /\d{1,6}[NSEW]?\s+[A-Z0-9].*$/.exec(st.text)!;
       const ws = st.words.filter((w) => w.end > m.index);
-      const addr = { value: ws.map((w) => w.text).join(' ').replace(/[^A-Za-z0-9.]+$/, ''), words: ws, factor: 0.95 };
+      const addr = { value: ws.map((w) => w.text).join(' ').replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9.]+$/g, ''), words: ws, factor: 0.95 };
       if (want.has('address') && !want.has('city')) addr.value = `${addr.value}, ${city[1]}, ${region} ${city[3]}`;
       put('address', addr, st, 1);
     }
     break;
   }
-  if (street && (want.has('last_name') || want.has('first_name')) && !out.last_name) {
-    const x0 = street.words.find((w) => /^\d/.test(w.text))?.bbox[0] ?? street.bbox[0];
+  if (anchor && (want.has('last_name') || want.has('first_name')) && !out.last_name) {
+    const { line: street, x0, factor: at } = anchor;
     const names: Array<{ line: Line; words: Word[] }> = [];
     for (const l of lines.filter((o) => o.page === street.page && o.bbox[3] <= street.bbox[1] + 0.01 && o.bbox[1] > street.bbox[1] - 0.26).reverse()) {
-      const ws = nameWords(l.words.filter((w) => w.bbox[0] >= x0 - 0.04 && !labelWords.has(w)));
-      if (ws.length === 0 || ws.some((w) => /\d/.test(w.text))) break;
+      const col = l.words.filter((w) => w.bbox[0] >= x0 - 0.04 && !labelWords.has(w));
+      const ws = nameWords(col);
+      // A line that holds digits in the column is no name line (`D.O.B.` read `DOE.` beside its date is no name).
+      if (ws.length === 0 || col.some((w) => /\d/.test(w.text))) break;
       // A third line (`SAMPLECARD` over `THOMAS` / `ALEXANDER`) only in the same column, just above the other two, and
       // no word of a card's title; the first two as before, within 0.2 of the card over the street.
       if (names.length < 2 && l.bbox[1] <= street.bbox[1] - 0.2) break;
@@ -818,16 +872,16 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
       // Three name lines over the address (`SAMPLECARD` / `THOMAS` / `ALEXANDER`): the family name, then the given
       // names on two lines.
       const given = [...names[1].words, ...names[2].words];
-      put('last_name', { value: cleanName(names[0].words), words: names[0].words, factor: 0.8 }, names[0].line, 1);
-      put('first_name', { value: cleanName(given), words: given, factor: 0.8 }, names[1].line, 1);
+      put('last_name', { value: cleanName(names[0].words), words: names[0].words, factor: 0.8 }, names[0].line, at);
+      put('first_name', { value: cleanName(given), words: given, factor: 0.8 }, names[1].line, at);
     } else if (names.length === 2) {
-      put('last_name', { value: cleanName(names[0].words), words: names[0].words, factor: 0.85 }, names[0].line, 1);
-      put('first_name', { value: cleanName(names[1].words), words: names[1].words, factor: 0.85 }, names[1].line, 1);
+      put('last_name', { value: cleanName(names[0].words), words: names[0].words, factor: 0.85 }, names[0].line, at);
+      put('first_name', { value: cleanName(names[1].words), words: names[1].words, factor: 0.85 }, names[1].line, at);
     } else if (names.length === 1) {
       const ws = names[0].words;
       // One name line: a single word is the family name; several are "GIVEN ... FAMILY" (less sure).
-      put('last_name', { value: cleanName(ws.slice(-1)), words: ws.slice(-1), factor: ws.length === 1 ? 0.8 : 0.6 }, names[0].line, 1);
-      if (ws.length > 1) put('first_name', { value: cleanName(ws.slice(0, -1)), words: ws.slice(0, -1), factor: 0.6 }, names[0].line, 1);
+      put('last_name', { value: cleanName(ws.slice(-1)), words: ws.slice(-1), factor: ws.length === 1 ? 0.8 : 0.6 }, names[0].line, at);
+      if (ws.length > 1) put('first_name', { value: cleanName(ws.slice(0, -1)), words: ws.slice(0, -1), factor: 0.6 }, names[0].line, at);
     }
   }
 
@@ -900,7 +954,8 @@ export function readIdFrontFields(raw: readonly TextLine[], entry: CatalogueEntr
 const COLOURS = 'BLK|BLU|BRO|GRY|GRN|HAZ|MAR|PNK|DIC|UNK|BAL|BLN|RED|SDY|WHI|AMB|MUL|XXX';
 /** A label glued to the value after it, and what that value must look like for the word to be cut. */
 const GLUED_LABELS: RegExp[] = [
-  new RegExp(`^(SEX)([MFX])$`),
+  // PP-OCR keeps the label's small letters (`SexM`).
+  /^(S[Ee][Xx])([MFX])$/,
   /^(CLASS)([A-FM]|[A-D][M1-9]|\d)$/,
   new RegExp(`^(EYES|HAIR)(${COLOURS})$`),
   /^(DOB|EXP|ISS|DLN|DL|HGT|HT|WGT|WT|LN|FN|END|RESTR?|DD)(\d.*)$/,
@@ -951,6 +1006,12 @@ function cutWord(t: string, streetLine: boolean): string[] {
     const m = re.exec(t);
     if (m) return [m[1], m[2]];
   }
+  // A field's number read short, glued to its abbreviated label (`4EXP:` for `4b EXP:`): the label stands apart.
+  const shortNumbered = /^(\d{1,2}[a-d]?)((?:DOB|EXP|ISS|DLN?|SEX|HGT|CLASS)[:.#]?)$/i.exec(t);
+  if (shortNumbered) return [shortNumbered[1], shortNumbered[2]];
+  // An initial glued to the family name after it (`JOHN A.SMITH`).
+  const initial = /^(\p{Lu}\.)(\p{Lu}{2,}[\p{Lu}'-]*)$/u.exec(t);
+  if (initial) return [initial[1], initial[2]];
   // A house number glued to its street's name, on a line that ends with a street word (`11970WBROAD ST`).
   const house = /^(\d{1,6})(\p{Lu}{3,}.*)$/u.exec(t);
   if (house && streetLine) return [house[1], house[2]];
