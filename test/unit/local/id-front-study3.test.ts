@@ -4,20 +4,10 @@
  * template; list in bench/results/id-fronts.md). Small hand-made layouts, one per rule.
  */
 import { describe, expect, it } from 'vitest';
-import { getEntry } from '../../../server/src/catalogue/index.ts';
-import { classifyIdFront, readIdFrontFields, unglueWords } from '../../../server/src/providers/local/text/id-front.ts';
+import { classifyIdFront, unglueWords } from '../../../server/src/providers/local/text/id-front.ts';
 import type { TextLine } from '../../../server/src/providers/local/types.ts';
+import { fields, readFront } from './support-id-front.ts';
 import { line } from './support-text.ts';
-
-function read(lines: TextLine[]) {
-  const c = classifyIdFront(lines)!;
-  expect(c).not.toBeNull();
-  const entry = getEntry(c.type)!;
-  return readIdFrontFields(lines, entry, entry.fields, { country: c.country, region: c.region });
-}
-function fields(lines: TextLine[]) {
-  return Object.fromEntries(Object.entries(read(lines)).map(([k, x]) => [k, x.value]));
-}
 
 /** A US licence's top: the state's name, the title, the labelled dates and number at the right. */
 const usTop = [
@@ -51,7 +41,7 @@ describe('US name lines without their numbers', () => {
     expect(f.last_name).toBe('SMITH');
     expect(f.first_name).toBe('JOHN A.');
     // One line of names, given names first: less sure than two lines.
-    expect(read([
+    expect(readFront([
       line(0.1, [0.35, 'DRIVER LICENSE']), line(0.36, [0.35, 'DOE. 2/28/1975']), line(0.44, [0.35, 'JOHN A. SMITH']),
       line(0.5, [0.35, '222333 PEACHTREE STREET']), line(0.56, [0.35, 'ATLANTA GA 30318-1234']),
     ]).last_name.confidence).toBeLessThan(0.7);
@@ -64,7 +54,7 @@ describe('US name lines without their numbers', () => {
 
   it('reads the name lines over the city line when no street line is printed or read (less sure)', () => {
     const lines = [...usTop, line(0.45, [0.3, 'ARLES']), line(0.5, [0.3, 'MICHI CHARI']), line(0.56, [0.3, 'DENVER, CO 80221'])];
-    const r = read(lines);
+    const r = readFront(lines);
     expect(r.last_name.value).toBe('ARLES');
     expect(r.first_name.value).toBe('MICHI CHARI');
     expect(r.last_name.confidence).toBeLessThan(0.8);
@@ -112,7 +102,7 @@ const cedula = (last: string[]) => [
 
 describe('names printed over their labels', () => {
   it('reads each name from the line above its label when the given names\' label closes the block (Colombia)', () => {
-    const r = read(cedula([]));
+    const r = readFront(cedula([]));
     expect(r.last_name.value).toBe('RODRIGUEZ LOPEZ');
     expect(r.first_name.value).toBe('MARTIN FRANCISCO');
     expect(r.last_name.confidence).toBeLessThan(0.9);
@@ -171,11 +161,11 @@ describe('a US card known by its labels', () => {
 describe('a number that may be longer than read', () => {
   it('is unsure when a group of digits is left beside it (`NUMERO 01101101 01100001`, too long together)', () => {
     const card = [line(0.05, [0.1, 'REPUBLICA DE COLOMBIA']), line(0.1, [0.1, 'CEDULA DE CIUDADANIA']), line(0.25, [0.05, 'NUMERO'], [0.2, '01101101 01100001'])];
-    const n = read(card).document_number;
+    const n = readFront(card).document_number;
     expect(n.value).toBe('01101101');
     expect(n.confidence).toBeLessThan(0.7);
     const whole = [line(0.05, [0.1, 'REPUBLICA DE COLOMBIA']), line(0.1, [0.1, 'CEDULA DE CIUDADANIA']), line(0.25, [0.05, 'NUMERO'], [0.2, '1234 5678'])];
-    expect(read(whole).document_number).toMatchObject({ value: '12345678' });
-    expect(read(whole).document_number.confidence).toBeGreaterThan(0.8);
+    expect(readFront(whole).document_number).toMatchObject({ value: '12345678' });
+    expect(readFront(whole).document_number.confidence).toBeGreaterThan(0.8);
   });
 });
