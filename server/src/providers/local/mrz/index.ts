@@ -378,13 +378,88 @@ function* searches(img: Grey, hyps: Hypothesis[], rgb?: Uint8Array): Generator<v
   return neg;
 }
 
+/**
+ * How much of a pixel's colour (its channels' spread) lightens it in the ink-only copy, beyond its brightest channel:
+ * a stamp's stroke in a strong red (210, 40, 50) on a pale card (236, 232, 240) is no lighter than the card in its
+ * red channel alone, and its trace still bends a glyph; with half its spread added it is white. Black ink has none.
+ */
+const INK_CHROMA = 0.5;
+
+/** A character kept below this confidence is unsure: the zone is worth reading again from the ink-only copy. */
+const INK_UNSURE = 0.9;
+
+/**
+ * The zone's ink only: a colour photo's brightest channel at each pixel, lightened by its colour (INK_CHROMA). A zone is printed in black (an ink that also
+ * absorbs infrared); a stamp, a signature or a guilloche over it is coloured, and bright in one channel at least (a
+ * red SPECIMEN stamp across a name, a visa stamp in blue or violet over the numbers), so it fades there while the
+ * zone's glyphs stay dark. Null for a grey capture (nothing to remove).
+ */
+function inkOnly(rgb: Uint8Array | undefined, w: number, h: number, box: [number, number, number, number]): Grey | null {
+  const n = w * h;
+  if (!rgb || rgb.length !== 3 * n) return null;
+  const x0 = Math.max(0, Math.floor(box[0]));
+  const y0 = Math.max(0, Math.floor(box[1]));
+  const x1 = Math.min(w, Math.ceil(box[2]));
+  const y1 = Math.min(h, Math.ceil(box[3]));
+  // colour under the zone: the largest channel spread there (a grey zone has none to remove)
+  let coloured = 0;
+  let count = 0;
+  for (let y = y0; y < y1; y += 2) {
+    for (let x = x0; x < x1; x += 2) {
+      const i = 3 * (y * w + x);
+      if (Math.max(rgb[i], rgb[i + 1], rgb[i + 2]) - Math.min(rgb[i], rgb[i + 1], rgb[i + 2]) >= 40) coloured++;
+      count++;
+    }
+  }
+  if (count === 0 || coloured < 0.001 * count) return null;
+  const d = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const hi = Math.max(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]);
+    d[i] = Math.min(255, hi + INK_CHROMA * (hi - Math.min(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2])));
+  }
+  return { w, h, d };
+}
+
+/**
+ * The best reading read again on the same grids from the ink-only copy (inkOnly), where it is unsure of a character or
+ * was gated out near the gate: a coloured mark over the zone made a glyph unsure (a red stamp's stroke through the M of
+ * a name read it H at 0.54). Only the cells the first reading was unsure of (best class under INK_UNSURE) take the
+ * copy's evidence, averaged with their own (a sure cell is never changed by the copy); the reading replaces the first
+ * when it is likelier and loses no check (a valid reading stays valid). One that did not pass the gate is replaced only
+ * by a reading whose check digits all pass (as from the cleaned copy: a derived image must not make a failing zone).
+ */
+function inkReread(img: Grey, hyps: Hypothesis[], rgb?: Uint8Array): Hypothesis[] {
+  const h = hyps[0];
+  if (!rgb || !h) return hyps;
+  const unsure = h.probs.map((line) => line.map((p) => Math.max(...p) < INK_UNSURE));
+  if (!(h.d.gate ? unsure.some((l) => l.some(Boolean)) : nearGate(h))) return hyps;
+  const corners = h.geoms.flatMap(lineCorners);
+  const box: [number, number, number, number] = [Math.min(...corners.map((c) => c[0])), Math.min(...corners.map((c) => c[1])), Math.max(...corners.map((c) => c[0])), Math.max(...corners.map((c) => c[1]))];
+  const ink = inkOnly(rgb, img.w, img.h, box);
+  if (!ink) return hyps;
+  const again = readLines(ink, h.geoms);
+  const probs = h.probs.map((line, l) =>
+    line.map((p, i) => {
+      if (!unsure[l][i]) return p;
+      const q = new Float32Array(p.length);
+      for (let k = 0; k < p.length; k++) q[k] = (p[k] + again[l][i][k]) / 2;
+      return q;
+    }),
+  );
+  const d = decode(h.d.format, probs);
+  if (!d.gate || d.score <= h.d.score || (h.d.gate ? h.d.valid && !d.valid : !d.valid)) return hyps;
+  hyps[0] = { d, geoms: h.geoms, probs, zone: h.zone };
+  return hyps.sort(byScore);
+}
+
 /** Read every hypothesis of the image; best first (synchronous; for tools and tests). */
 export function readHypotheses(img: Grey, rgb?: Uint8Array): Hypothesis[] {
   const out: Hypothesis[] = [];
   const it = searches(img, out, rgb);
   let step = it.next();
   while (!step.done) step = it.next();
-  return finish(step.value, out);
+  finish(step.value, out);
+  return step.value === img ? inkReread(img, out, rgb) : out;
 }
 
 /** Gated out for at most two reasons, none of them a low mean confidence: worth re-measuring the bands of. */
@@ -415,6 +490,8 @@ export async function readMrz(image: PageImage): Promise<MrzReading | null> {
   }
   const img = step.value;
   finish(img, hyps);
+  // (the ink-only copy is the original's: not for a reading of the cleaned copy or of the negative)
+  if (img === grey) inkReread(img, hyps, image.rgb);
   return toReading(img, hyps);
 }
 
