@@ -93,11 +93,15 @@ const L = {
     // Besar` / `Jumlah Perlu Dibayar`; Vietnamese `Tổng cộng tiền thanh toán`; Russian `Всего к оплате` / `Итого к оплате`.
     'genel toplam', 'odenecek tutar', 'toplam tutar', 'total bayar', 'jumlah (yang )?harus dibayar', 'jumlah tagihan',
     'jumlah besar', 'jumlah perlu dibayar', 'tong cong tien thanh toan', 'tong tien thanh toan', 'tong cong', 'всего к оплате', 'итого к оплате', 'сумма к оплате',
+    // The document's total named with its article (French `Total de la facture`, Spanish `Total de la factura`,
+    // Italian `Totale della fattura`), Romanian `Total de plată`, Indian `Total Invoice Value (INR)`: a longer label
+    // than `total`, whose extra words would otherwise stand between `total` and its amount.
+    'total de la factur[ea]', 'totale della fattura', 'total de plata', 'total invoice value( \\([a-z.₹]{1,4}\\))?',
     '价税合计', '合计金额', '应付金额', '总计',
     // Japanese: `ご請求金額`, `請求金額`, `合計金額`, `合計 (税込)` (the total with consumption tax).
     'ご請求金額', '請求金額', '合計金額', '合計',
   ],
-  total_weak: ['total facture', 'totaalprijs', 'totales', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
+  total_weak: ['total facture', 'total price', 'totaalprijs', 'totales', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*(a\s*pa(yer|gare)|(amount\s*)?payable))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\b(tax|vat|tva|iva|btw|mwst|ust|gst) ?total|\bbase\b|\bqty\b|quantity)/,
   base: [
@@ -642,6 +646,18 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
       kind !== 'text' || /^\s*[:\-–]/.test(line.text.slice(hit.end)) || line.cells.some((c) => c.end === hit.end || c.start >= hit.end && c.start - hit.end < 3 && line.cells.length > 1);
     const v = separated ? valueIn(ctx, kind, line, hit.end, end) : null;
     if (v) return { value: v.value, confidence: 0.85, line, box: spanBox(line, v.start, v.end), priority };
+    // A number's label paired with the date's (`Invoice No. / Date : 6021114921 / 18.10.2021`, `Bill No./Dt.`): the
+    // value pairs them the same way, the id before its ` / `, a date right after it.
+    if (kind === 'id') {
+      const pair = /^\s*\/\s*(?:date|dated|dt\.?|datum|fecha|data)\s*/.exec(line.fold.slice(hit.end));
+      const from = hit.end + (pair?.[0].length ?? 0);
+      const m = pair ? /^[\s:\-–]*([A-Z0-9][A-Za-z0-9/_.\-]*[A-Za-z0-9])\s*\/\s*/.exec(line.text.slice(from)) : null;
+      const after = m ? from + m[0].length : -1;
+      if (m && /\d/.test(m[1]) && ctx.dates[line.index].some((d) => d.start === after)) {
+        const s = from + m[0].indexOf(m[1]);
+        return { value: m[1], confidence: 0.8, line, box: spanBox(line, s, s + m[1].length), priority };
+      }
+    }
     // A date label followed by words before its date (`Data wystawienia, z zastrzeżeniem art. 106na ust. 1: 31.10.2025`):
     // the first date further on the line, unless another date's label (due, delivery...) comes between.
     if (kind === 'date') {
