@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getEntry } from '../../../server/src/catalogue/index.ts';
-import { extractFields } from '../../../server/src/providers/local/text/extract.ts';
+import { extractFields, wordsToNumber } from '../../../server/src/providers/local/text/extract.ts';
 import { findAmounts, parseNumber } from '../../../server/src/providers/local/text/normalize.ts';
 import { page } from './support-text.ts';
 
@@ -96,5 +96,71 @@ describe("a number's label paired with the date's", () => {
       [[0.05, 'Carrier Airconditioning'], [0.5, 'Invoice No. / Date'], [0.65, ': 6021114921 / pending']],
     ];
     expect(value(rows, 'invoice_number')).not.toBe('6021114921');
+  });
+});
+
+describe("India's e-invoice print: a header row of totals over its values", () => {
+  it('reads `Total Inv. Amt` at the end of the row, its value below', () => {
+    const rows: Array<Array<[number, string]>> = [
+      [[0.05, '29AAFCA3725N1ZC ALTRUIST TECHNOLOGIES']],
+      [[0.05, 'Supply Type Code : B2B'], [0.35, 'Document No : KK-22-23-01']],
+      [[0.05, 'Document Type : Tax Invoice'], [0.35, 'Document Date : 14-04-2022']],
+      [[0.05, 'SlNo Item Description HSN Code Quantity Unit Unit Price(Rs) Taxable Amount(Rs)'], [0.92, 'Total']],
+      [[0.05, '1 Towards Charges 998593 135 OTH 41750 5636250'], [0.92, '6650775']],
+      [[0.05, "Tax'ble Amt"], [0.15, 'CGST Amt'], [0.25, 'SGST Amt'], [0.35, 'IGST Amt'], [0.45, 'CESS Amt'], [0.7, 'Discount'], [0.86, 'Round off Amt'], [0.93, 'Total Inv. Amt']],
+      [[0.05, '6112250'], [0.15, '0'], [0.25, '0'], [0.35, '1100205'], [0.45, '0'], [0.7, '0'], [0.86, '0'], [0.93, '7212455']],
+    ];
+    expect(value(rows, 'total_amount')).toBe(7212455);
+  });
+});
+
+describe('the amount in words (Indian invoices)', () => {
+  it('reads English number words with lakhs and crores', () => {
+    expect(wordsToNumber('Ninety Six Lakh Thirty Two Thousand')).toBe(9632000);
+    expect(wordsToNumber('Eleven Thousand Eight Hundred Ninety Five')).toBe(11895);
+    expect(wordsToNumber('Two Crore Five Lakh')).toBe(20500000);
+    expect(wordsToNumber('Total Invoice')).toBeNull();
+  });
+  it('corrects a total whose one digit OCR misread, with a confidence to review', () => {
+    const rows: Array<Array<[number, string]>> = [
+      [[0.4, 'TAX INVOICE']],
+      [[0.5, 'Invoice Date: 08-03-2022']],
+      [[0.05, 'Total:'], [0.5, '10081.00 0.00 10081.00'], [0.7, '907.00 907.00'], [0.9, '11695.00']],
+      [[0.05, 'Total Invoice Value (In figure):'], [0.9, '₹ 11695.00']],
+      [[0.05, 'Total Invoice Value (In Words):'], [0.35, 'Rupees Eleven Thousand Eight Hundred Ninety Five Only']],
+    ];
+    const f = extractFields(invoice, page(rows), []);
+    expect(f.total_amount?.value).toBe(11895);
+    expect(f.total_amount!.confidence).toBeLessThan(0.7);
+  });
+  it('finds the total the words spell when no label gave one', () => {
+    const rows: Array<Array<[number, string]>> = [
+      [[0.4, 'Tax Invoice']],
+      [[0.05, "Tax'ble Amt"], [0.5, 'IGST'], [0.9, 'Grand']],
+      [[0.05, '6112250'], [0.5, '1100205'], [0.9, '7212455']],
+      [[0.05, 'Rupees Seventy Two Lakh Twelve Thousand Four Hundred Fifty Five Only']],
+    ];
+    expect(value(rows, 'total_amount')).toBe(7212455);
+  });
+  it("reads the paise, and leaves the tax's words and a total they do not match by one digit alone", () => {
+    const paise: Array<Array<[number, string]>> = [
+      [[0.4, 'TAX INVOICE']],
+      [[0.7, 'Grand Total'], [0.9, '13,781.42']],
+      [[0.3, 'Rupees Thirteen Thousand Seven Hundred Thirty One And Forty Two Paise Only']],
+    ];
+    expect(value(paise, 'total_amount')).toBe(13731.42);
+    const tax: Array<Array<[number, string]>> = [
+      [[0.4, 'Tax Invoice']],
+      [[0.05, 'Total'], [0.9, 'INR 5,900.00']],
+      [[0.05, 'Tax Amount (in words) : Rs. Nine Hundred Only']],
+      [[0.05, 'Rs. Five Thousand Eight Hundred Only']],
+    ];
+    expect(value(tax, 'total_amount')).toBe(5800);
+    const far: Array<Array<[number, string]>> = [
+      [[0.4, 'Tax Invoice']],
+      [[0.05, 'Total'], [0.9, 'INR 5,900.00']],
+      [[0.05, 'Rs. Four Thousand Two Hundred Only']],
+    ];
+    expect(value(far, 'total_amount')).toBe(5900);
   });
 });

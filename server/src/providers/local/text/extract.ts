@@ -97,6 +97,8 @@ const L = {
     // Italian `Totale della fattura`), Romanian `Total de plată`, Indian `Total Invoice Value (INR)`: a longer label
     // than `total`, whose extra words would otherwise stand between `total` and its amount.
     'total de la factur[ea]', 'totale della fattura', 'total de plata', 'total invoice value( \\([a-z.₹]{1,4}\\))?',
+    // India's e-invoice print (NIC-IRP) closes with a header row of totals, `… Round off Amt | Total Inv. Amt`, over its values.
+    'total inv\\.? ?(amt|amount|value)\\.?',
     '价税合计', '合计金额', '应付金额', '总计',
     // Japanese: `ご請求金額`, `請求金額`, `合計金額`, `合計 (税込)` (the total with consumption tax).
     'ご請求金額', '請求金額', '合計金額', '合計',
@@ -781,7 +783,7 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
   let totals = [...collect(L.total_strong, L.total_exclude, 3, null), ...collect(L.total_weak, L.total_exclude, 2, null)];
   // No total label at all (a QR-bill's payment part: `Currency  Amount` over `CHF  1.00`): the amount's own label.
   if (totals.length === 0) totals = collect(['amount', 'betrag', 'montant', 'importe', 'importo', 'valor', 'kwota', 'bedrag'], L.total_exclude, 1, null);
-  let total = best(totals);
+  let total: Candidate | null = best(totals);
   const below = (c: Candidate) => !total || Math.abs(c.value as number) < Math.abs(total.value as number) || (c.value as number) === 0;
   const bases = [...collect(L.base, null, 3, null), ...collect(L.base_weak, null, 2, null)].filter(
     (c) => !total || Math.abs(c.value as number) <= Math.abs(total.value as number),
@@ -819,6 +821,7 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
   } else if (total && base && !tax) {
     base = { ...base, confidence: base.confidence * 0.85 };
   }
+  total = checkedByWords(ctx, total);
   let rate: Candidate | null = null;
   if (tax) {
     const pct = ctx.amounts[tax.line.index].filter((a) => a.percent);
@@ -828,6 +831,82 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
     }
   }
   return { total, base, tax, rate };
+}
+
+const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'
+    .split(' ')
+    .map((w, i) => [w, i])
+    .concat('twenty thirty forty fifty sixty seventy eighty ninety'.split(' ').map((w, i) => [w, 20 + 10 * i])),
+);
+const SCALES: Record<string, number> = { hundred: 100, thousand: 1e3, lakh: 1e5, lakhs: 1e5, lac: 1e5, lacs: 1e5, million: 1e6, crore: 1e7, crores: 1e7 };
+const NUMBER_WORD = `(?:${[...Object.keys(NUMBER_WORDS), ...Object.keys(SCALES), 'and'].join('|')})`;
+const WORDS_SEQ = `((?:${NUMBER_WORD}(?:[\\s-]+|$))+)`;
+/** `Rupees Five Thousand Nine Hundred Only`, `INR Ninety Six Lakh Thirty Two Thousand Only`, `Eight Thousand … Rupees Only`. */
+const AMOUNT_WORDS = [
+  new RegExp(`(?:rupees|inr|rs\\.?)\\s*:?\\s*${WORDS_SEQ}(?:(paise|paisa)\\s+)?only\\b`),
+  new RegExp(`(?<![a-z])${WORDS_SEQ}rupees(?:\\s+and\\s+${WORDS_SEQ}(?:paise|paisa))?\\s+only\\b`),
+];
+
+/** English number words as a number (`Eleven Thousand Eight Hundred Ninety Five`, `Ninety Six Lakh`); null when not one. */
+export function wordsToNumber(words: string): number | null {
+  let total = 0;
+  let cur = 0;
+  let any = false;
+  for (const w of words.toLowerCase().split(/[\s-]+/).filter(Boolean)) {
+    if (w === 'and') continue;
+    if (w in NUMBER_WORDS) cur += NUMBER_WORDS[w];
+    else if (w === 'hundred') cur = (cur || 1) * 100;
+    else if (w in SCALES) {
+      total += (cur || 1) * SCALES[w];
+      cur = 0;
+    } else return null;
+    any = true;
+  }
+  return any ? total + cur : null;
+}
+
+/** The amount an Indian invoice writes out in words (`Amount Chargeable (in words)`), not its tax's. */
+function amountInWords(ctx: Ctx): number | null {
+  const found: number[] = [];
+  for (const line of ctx.lines) {
+    for (const re of AMOUNT_WORDS) {
+      const m = re.exec(line.fold);
+      if (!m) continue;
+      // `Tax Amount (in words) : INR Ten Lakh …`, `Total Tax in words: …`: the tax's amount.
+      if (/\btax\b|\bgst\b/.test(line.fold.slice(0, m.index))) continue;
+      let main = m[1];
+      let paise = re === AMOUNT_WORDS[1] ? m[2] : undefined;
+      // `Thirty One And Forty Two Paise Only`: the paise after the last `and`.
+      if (re === AMOUNT_WORDS[0] && m[2]) [main, paise] = [main.replace(/\band\s+(?!.*\band\b)[\s\S]*$/, ''), /\band\s+(?![\s\S]*\band\b)([\s\S]*)$/.exec(main)?.[1]];
+      const rupees = wordsToNumber(main);
+      const p = paise ? wordsToNumber(paise) : 0;
+      if (rupees !== null && p !== null && p < 100) found.push(rupees + p / 100);
+    }
+  }
+  return found.length > 0 ? Math.max(...found) : null;
+}
+
+/**
+ * The total against the amount printed in words: where no total was found, the page's amount that the words
+ * spell; where the total differs from the words in one digit only (OCR reads 8 as 6, 3 as 8), the words' amount, with
+ * a lower confidence (a reading to review, never a confident one).
+ */
+function checkedByWords(ctx: Ctx, total: Candidate | null): Candidate | null {
+  const w = amountInWords(ctx);
+  if (w === null || w <= 0) return total;
+  if (!total) {
+    for (let i = ctx.lines.length - 1; i >= 0; i--) {
+      const a = ctx.amounts[i].find((x) => !x.percent && Math.abs(x.value - w) < 0.005);
+      if (a) return { value: a.value, confidence: 0.7, line: ctx.lines[i], box: spanBox(ctx.lines[i], a.start, a.end), priority: 2 };
+    }
+    return total;
+  }
+  const t = total.value as number;
+  if (Math.abs(t - w) < 0.005) return total;
+  const [a, b] = [t.toFixed(2), w.toFixed(2)];
+  const differing = a.length === b.length ? [...a].filter((c, i) => c !== b[i]).length : 99;
+  return differing === 1 ? { ...total, value: w, confidence: Math.min(total.confidence, 0.6) } : total;
 }
 
 /**
