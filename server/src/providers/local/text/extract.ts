@@ -93,11 +93,17 @@ const L = {
     // Besar` / `Jumlah Perlu Dibayar`; Vietnamese `Tổng cộng tiền thanh toán`; Russian `Всего к оплате` / `Итого к оплате`.
     'genel toplam', 'odenecek tutar', 'toplam tutar', 'total bayar', 'jumlah (yang )?harus dibayar', 'jumlah tagihan',
     'jumlah besar', 'jumlah perlu dibayar', 'tong cong tien thanh toan', 'tong tien thanh toan', 'tong cong', 'всего к оплате', 'итого к оплате', 'сумма к оплате',
+    // The document's total named with its article (French `Total de la facture`, Spanish `Total de la factura`,
+    // Italian `Totale della fattura`), Romanian `Total de plată`, Indian `Total Invoice Value (INR)`: a longer label
+    // than `total`, whose extra words would otherwise stand between `total` and its amount.
+    'total de la factur[ea]', 'totale della fattura', 'total de plata', 'total invoice value( \\([a-z.₹]{1,4}\\))?',
+    // India's e-invoice print (NIC-IRP) closes with a header row of totals, `… Round off Amt | Total Inv. Amt`, over its values.
+    'total inv\\.? ?(amt|amount|value)\\.?',
     '价税合计', '合计金额', '应付金额', '总计',
     // Japanese: `ご請求金額`, `請求金額`, `合計金額`, `合計 (税込)` (the total with consumption tax).
     'ご請求金額', '請求金額', '合計金額', '合計',
   ],
-  total_weak: ['total facture', 'totaalprijs', 'totales', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
+  total_weak: ['total facture', 'total price', 'totaalprijs', 'totales', 'totaal', 'totalt', 'total', 'totale', 'summe', 'gesamt', 'betrag', 'razem', 'suma', 'celkem', 'yhteensa', 'summa', 'i alt', 'osszesen', 'kokku', 'is viso', 'kopa', 'toplam', 'jumlah', 'итого', 'всего'],
   total_exclude:
     /(sub\s?-?total|subtotaal|sous-total|zwischensumme|subtotale|\bht\b|hors tax|excl|exclusief|zonder btw|\bnet(to)?\b(?!\s*(a\s*pa(yer|gare)|(amount\s*)?payable))|sin iva|before tax|untaxed|total (tax|vat|tva|iva|btw|mwst|gst)|\b(tax|vat|tva|iva|btw|mwst|ust|gst) ?total|\bbase\b|\bqty\b|quantity)/,
   base: [
@@ -646,6 +652,18 @@ function labelled(ctx: Ctx, kind: Kind, labels: readonly string[], exclude: RegE
       kind !== 'text' || /^\s*[:\-–]/.test(line.text.slice(hit.end)) || line.cells.some((c) => c.end === hit.end || c.start >= hit.end && c.start - hit.end < 3 && line.cells.length > 1);
     const v = separated ? valueIn(ctx, kind, line, hit.end, end) : null;
     if (v) return { value: v.value, confidence: 0.85, line, box: spanBox(line, v.start, v.end), priority };
+    // A number's label paired with the date's (`Invoice No. / Date : 6021114921 / 18.10.2021`, `Bill No./Dt.`): the
+    // value pairs them the same way, the id before its ` / `, a date right after it.
+    if (kind === 'id') {
+      const pair = /^\s*\/\s*(?:date|dated|dt\.?|datum|fecha|data)\s*/.exec(line.fold.slice(hit.end));
+      const from = hit.end + (pair?.[0].length ?? 0);
+      const m = pair ? /^[\s:\-–]*([A-Z0-9][A-Za-z0-9/_.\-]*[A-Za-z0-9])\s*\/\s*/.exec(line.text.slice(from)) : null;
+      const after = m ? from + m[0].length : -1;
+      if (m && /\d/.test(m[1]) && ctx.dates[line.index].some((d) => d.start === after)) {
+        const s = from + m[0].indexOf(m[1]);
+        return { value: m[1], confidence: 0.8, line, box: spanBox(line, s, s + m[1].length), priority };
+      }
+    }
     // A date label followed by words before its date (`Data wystawienia, z zastrzeżeniem art. 106na ust. 1: 31.10.2025`):
     // the first date further on the line, unless another date's label (due, delivery...) comes between.
     if (kind === 'date') {
@@ -769,7 +787,7 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
   let totals = [...collect(L.total_strong, L.total_exclude, 3, null), ...collect(L.total_weak, L.total_exclude, 2, null)];
   // No total label at all (a QR-bill's payment part: `Currency  Amount` over `CHF  1.00`): the amount's own label.
   if (totals.length === 0) totals = collect(['amount', 'betrag', 'montant', 'importe', 'importo', 'valor', 'kwota', 'bedrag'], L.total_exclude, 1, null);
-  let total = best(totals);
+  let total: Candidate | null = best(totals);
   const below = (c: Candidate) => !total || Math.abs(c.value as number) < Math.abs(total.value as number) || (c.value as number) === 0;
   const bases = [...collect(L.base, null, 3, null), ...collect(L.base_weak, null, 2, null)].filter(
     (c) => !total || Math.abs(c.value as number) <= Math.abs(total.value as number),
@@ -807,6 +825,7 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
   } else if (total && base && !tax) {
     base = { ...base, confidence: base.confidence * 0.85 };
   }
+  total = checkedByWords(ctx, total);
   let rate: Candidate | null = null;
   if (tax) {
     const pct = ctx.amounts[tax.line.index].filter((a) => a.percent);
@@ -816,6 +835,82 @@ function invoiceTotals(ctx: Ctx): { total: Candidate | null; base: Candidate | n
     }
   }
   return { total, base, tax, rate };
+}
+
+const NUMBER_WORDS: Record<string, number> = Object.fromEntries(
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'
+    .split(' ')
+    .map((w, i) => [w, i])
+    .concat('twenty thirty forty fifty sixty seventy eighty ninety'.split(' ').map((w, i) => [w, 20 + 10 * i])),
+);
+const SCALES: Record<string, number> = { hundred: 100, thousand: 1e3, lakh: 1e5, lakhs: 1e5, lac: 1e5, lacs: 1e5, million: 1e6, crore: 1e7, crores: 1e7 };
+const NUMBER_WORD = `(?:${[...Object.keys(NUMBER_WORDS), ...Object.keys(SCALES), 'and'].join('|')})`;
+const WORDS_SEQ = `((?:${NUMBER_WORD}(?:[\\s-]+|$))+)`;
+/** `Rupees Five Thousand Nine Hundred Only`, `INR Ninety Six Lakh Thirty Two Thousand Only`, `Eight Thousand … Rupees Only`. */
+const AMOUNT_WORDS = [
+  new RegExp(`(?:rupees|inr|rs\\.?)\\s*:?\\s*${WORDS_SEQ}(?:(paise|paisa)\\s+)?only\\b`),
+  new RegExp(`(?<![a-z])${WORDS_SEQ}rupees(?:\\s+and\\s+${WORDS_SEQ}(?:paise|paisa))?\\s+only\\b`),
+];
+
+/** English number words as a number (`Eleven Thousand Eight Hundred Ninety Five`, `Ninety Six Lakh`); null when not one. */
+export function wordsToNumber(words: string): number | null {
+  let total = 0;
+  let cur = 0;
+  let any = false;
+  for (const w of words.toLowerCase().split(/[\s-]+/).filter(Boolean)) {
+    if (w === 'and') continue;
+    if (w in NUMBER_WORDS) cur += NUMBER_WORDS[w];
+    else if (w === 'hundred') cur = (cur || 1) * 100;
+    else if (w in SCALES) {
+      total += (cur || 1) * SCALES[w];
+      cur = 0;
+    } else return null;
+    any = true;
+  }
+  return any ? total + cur : null;
+}
+
+/** The amount an Indian invoice writes out in words (`Amount Chargeable (in words)`), not its tax's. */
+function amountInWords(ctx: Ctx): number | null {
+  const found: number[] = [];
+  for (const line of ctx.lines) {
+    for (const re of AMOUNT_WORDS) {
+      const m = re.exec(line.fold);
+      if (!m) continue;
+      // `Tax Amount (in words) : INR Ten Lakh …`, `Total Tax in words: …`: the tax's amount.
+      if (/\btax\b|\bgst\b/.test(line.fold.slice(0, m.index))) continue;
+      let main = m[1];
+      let paise = re === AMOUNT_WORDS[1] ? m[2] : undefined;
+      // `Thirty One And Forty Two Paise Only`: the paise after the last `and`.
+      if (re === AMOUNT_WORDS[0] && m[2]) [main, paise] = [main.replace(/\band\s+(?!.*\band\b)[\s\S]*$/, ''), /\band\s+(?![\s\S]*\band\b)([\s\S]*)$/.exec(main)?.[1]];
+      const rupees = wordsToNumber(main);
+      const p = paise ? wordsToNumber(paise) : 0;
+      if (rupees !== null && p !== null && p < 100) found.push(rupees + p / 100);
+    }
+  }
+  return found.length > 0 ? Math.max(...found) : null;
+}
+
+/**
+ * The total against the amount printed in words: where no total was found, the page's amount that the words
+ * spell; where the total differs from the words in one digit only (OCR reads 8 as 6, 3 as 8), the words' amount, with
+ * a lower confidence (a reading to review, never a confident one).
+ */
+function checkedByWords(ctx: Ctx, total: Candidate | null): Candidate | null {
+  const w = amountInWords(ctx);
+  if (w === null || w <= 0) return total;
+  if (!total) {
+    for (let i = ctx.lines.length - 1; i >= 0; i--) {
+      const a = ctx.amounts[i].find((x) => !x.percent && Math.abs(x.value - w) < 0.005);
+      if (a) return { value: a.value, confidence: 0.7, line: ctx.lines[i], box: spanBox(ctx.lines[i], a.start, a.end), priority: 2 };
+    }
+    return total;
+  }
+  const t = total.value as number;
+  if (Math.abs(t - w) < 0.005) return total;
+  const [a, b] = [t.toFixed(2), w.toFixed(2)];
+  const differing = a.length === b.length ? [...a].filter((c, i) => c !== b[i]).length : 99;
+  return differing === 1 ? { ...total, value: w, confidence: Math.min(total.confidence, 0.6) } : total;
 }
 
 /**

@@ -294,8 +294,10 @@ const amountRe = (digits: string) =>
     String.raw`(?<![\p{L}\p{N}.,/-])(\()?(-\s?)?(?:(${CUR})\s?)?(-\s?)?(${digits})(?![\p{N}]|[.,/:]\p{N}|[-]\p{N})\)?(\s?%)?(?:\s?(${CUR})(?![\p{L}]|\s?-?\d))?`,
     'gu',
   );
+// Indian grouping (lakh, crore) first: `96,32,000.00`, `5,16,000.00`, `1,00,000` (two-digit groups before the last three).
+const LAKH = String.raw`\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?(?![\d,])`;
 // (`1, 169.96` after a currency sign: OCR set a space after the thousands comma of `R1,169.96`.)
-const DIGITS = String.raw`(?<=(?:\$|£|€|r|rm)\s?)\d{1,3},\s\d{3}\.\d{2}(?!\d)|\d{1,3}(?:[.,'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?`;
+const DIGITS = String.raw`(?<=(?:\$|£|€|r|rm)\s?)\d{1,3},\s\d{3}\.\d{2}(?!\d)|${LAKH}|\d{1,3}(?:[.,'\u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,3})?`;
 const AMOUNT_RE = amountRe(DIGITS);
 /**
  * Where a comma is the decimal separator, a plain space also groups thousands (`1 234,56`, `33 569,50`: French,
@@ -340,6 +342,8 @@ export function findAmounts(fold: string, commaDecimal: boolean, wholeUnits = fa
 export function parseNumber(s: string, commaDecimal: boolean, wholeUnits = false): number | null {
   const t = s.replace(/[\s\u00a0\u202f']/g, '');
   if (!/^\d[\d.,]*$/.test(t)) return null;
+  // Indian grouping: commas in two-digit groups before the last three, a point before the paise (`96,32,000.00`).
+  if (/^\d{1,2}(,\d{2})+,\d{3}(\.\d{1,2})?$/.test(t)) return Number(t.replace(/,/g, ''));
   const lastDot = t.lastIndexOf('.');
   const lastComma = t.lastIndexOf(',');
   let intPart: string;
