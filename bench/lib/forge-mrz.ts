@@ -54,8 +54,9 @@ export type ForgeField = 'document_number' | 'birth_date' | 'expiry_date' | 'dni
 /** Read the zone of an image and keep the reader's geometry; null when the reader finds no plausible MRZ. */
 export async function readZoneCells(image: string | Buffer | PageImage): Promise<ZoneCells | null> {
   const page = typeof image === 'string' || Buffer.isBuffer(image) ? await loadPage(image) : image;
-  // the same search as readMrz (its synchronous twin), keeping what readMrz drops: the cells' geometry
-  const best = readHypotheses(greyFrom(page.grey, page.width, page.height))[0];
+  // the same search as readMrz (its synchronous twin, with the colour readMrz re-reads unsure cells from), keeping what
+  // readMrz drops: the cells' geometry
+  const best = readHypotheses(greyFrom(page.grey, page.width, page.height), page.rgb)[0];
   if (!best || !best.d.gate) return null;
   return { format: best.d.format, lines: best.d.lines, conf: best.d.conf, geoms: best.geoms, page };
 }
