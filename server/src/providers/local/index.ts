@@ -320,7 +320,9 @@ async function gather(m: Modules, R: Record<string, ProviderInfo>, input: ReadIn
     for (const image of images) {
       const page: PageEvidence = { image, mrz: null, pdf417: null, lines: [], warnings: [] };
       // A blank page (a scan's blank back, a page holding a bar or a box): nothing to search, nothing to assess.
+      // (Looked at all the same: a blank page is read as holding nothing, an answer, not a failure to read.)
       if (m.blankPage(image)) {
+        ev.looked = true;
         ev.pages.push(page);
         continue;
       }
